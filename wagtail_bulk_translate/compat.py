@@ -1,0 +1,17 @@
+"""One import point for the tasks API.
+
+Django 6 ships ``django.tasks``; on Django 5.2 the same API comes from the ``django_tasks``
+backport. The configured backend class decides which ``Task`` class a decorator returns, so the
+plugin only ever imports from here.
+"""
+
+try:  # Django >= 6.0
+    from django.tasks import TaskResultStatus, task, task_backends
+    from django.tasks.backends.dummy import DummyBackend
+    from django.tasks.exceptions import InvalidTaskBackend
+except ImportError:  # Django 5.2 with the django-tasks backport
+    from django_tasks import TaskResultStatus, task, task_backends
+    from django_tasks.backends.dummy import DummyBackend
+    from django_tasks.exceptions import InvalidTaskBackend
+
+__all__ = ["DummyBackend", "InvalidTaskBackend", "TaskResultStatus", "task", "task_backends"]

@@ -1,0 +1,88 @@
+"""The ``WAGTAIL_BULK_TRANSLATE`` settings dict, read lazily into a frozen dataclass.
+
+Every key is optional. Defaults::
+
+    WAGTAIL_BULK_TRANSLATE = {
+        # Machine translator used by new runs: a wagtail-localize translator class and options.
+        # None falls back to WAGTAILLOCALIZE_MACHINE_TRANSLATOR, then to the pseudo translator.
+        "TRANSLATOR": None,
+        # django-tasks backend alias and queue the plugin's tasks are enqueued on.
+        "TASK_BACKEND": "default",
+        "QUEUE": "bulk_translate",
+        # Coordinator: objects read per query, and wall-clock budget of one tick.
+        "ENUMERATION_BATCH_SIZE": 500,
+        "COORDINATOR_TICK_SECONDS": 10,
+        # Workers: units claimed at once, tasks queued per run, time budget of one task.
+        "UNITS_PER_CLAIM": 10,
+        "WORKER_CONCURRENCY": 4,
+        "WORKER_TIME_BUDGET_SECONDS": 60,
+        # Leases on units and on the coordinator, and bounded attempts.
+        "LEASE_SECONDS": 300,
+        "MAX_ATTEMPTS": 3,
+        # Page slugs of new targets: "derive" (slugify the translated title), "keep" (source
+        # slug) or "translate" (machine-translate the slug). Existing targets keep their slug.
+        "SLUG_POLICY": "derive",
+        # Site settings: {site hostname or id: locale code}; by default a site serves the
+        # locale of its root page.
+        "SITE_LOCALES": {},
+        # Fields never sent to the translator: {"app_label.ModelName": ["field", ...]}.
+        "EXCLUDE_FIELDS": {},
+    }
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+
+SETTING_NAME = "WAGTAIL_BULK_TRANSLATE"
+SLUG_POLICIES = ("derive", "keep", "translate")
+
+
+@dataclass(frozen=True)
+class BulkTranslateSettings:
+    TRANSLATOR: dict[str, Any] | None = None
+    TASK_BACKEND: str = "default"
+    QUEUE: str = "bulk_translate"
+    ENUMERATION_BATCH_SIZE: int = 500
+    COORDINATOR_TICK_SECONDS: float = 10
+    UNITS_PER_CLAIM: int = 10
+    WORKER_CONCURRENCY: int = 4
+    WORKER_TIME_BUDGET_SECONDS: float = 60
+    LEASE_SECONDS: int = 300
+    MAX_ATTEMPTS: int = 3
+    SLUG_POLICY: str = "derive"
+    SITE_LOCALES: dict[str, str] = field(default_factory=dict)
+    EXCLUDE_FIELDS: dict[str, list[str]] = field(default_factory=dict)
+
+    @classmethod
+    def known_keys(cls) -> set[str]:
+        return {f.name for f in fields(cls)}
+
+
+_cached: BulkTranslateSettings | None = None
+
+
+def unknown_setting_keys() -> set[str]:
+    return set(getattr(settings, SETTING_NAME, {}) or {}) - BulkTranslateSettings.known_keys()
+
+
+def get_settings() -> BulkTranslateSettings:
+    """The current settings; unknown keys are reported by a system check, not here."""
+    global _cached
+    if _cached is None:
+        user = getattr(settings, SETTING_NAME, {}) or {}
+        known = BulkTranslateSettings.known_keys()
+        _cached = BulkTranslateSettings(**{k: v for k, v in user.items() if k in known})
+    return _cached
+
+
+@receiver(setting_changed)
+def _reset_settings(*, setting: str, **kwargs: Any) -> None:
+    global _cached
+    if setting in (SETTING_NAME, "WAGTAILLOCALIZE_MACHINE_TRANSLATOR"):
+        _cached = None

@@ -1,0 +1,254 @@
+"""Runs and units: the unit table, not the task queue, is the source of truth for the work."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.contenttypes.models import ContentType
+from django.db import models
+from django.db.models import Count, Q, Sum
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+from django.utils.functional import classproperty
+from django.utils.translation import gettext_lazy as _
+from wagtail.models import Locale
+
+from .errors import ErrorCode
+
+
+class RunStatus(models.TextChoices):
+    PENDING = "pending", _("Pending")
+    """Created; the coordinator has not started enumerating yet."""
+    RUNNING = "running", _("Running")
+    """Enumerating and/or translating."""
+    PAUSED = "paused", _("Paused")
+    """No new units are claimed until resumed (quota exhausted or by an editor)."""
+    SUCCEEDED = "succeeded", _("Succeeded")
+    """Every unit succeeded or was skipped."""
+    PARTIAL = "partial", _("Partially succeeded")
+    """Some units failed, some succeeded."""
+    FAILED = "failed", _("Failed")
+    """Nothing succeeded, or the run stopped on a configuration error."""
+    CANCELLED = "cancelled", _("Cancelled")
+    """Stopped by an editor; units in flight finished, the rest were cancelled."""
+    REVERTED = "reverted", _("Reverted")
+    """Targets were restored to their state before the run."""
+
+    @classproperty
+    def active(cls) -> tuple[str, ...]:
+        return (cls.PENDING, cls.RUNNING, cls.PAUSED)
+
+    @classproperty
+    def terminal(cls) -> tuple[str, ...]:
+        return (cls.SUCCEEDED, cls.PARTIAL, cls.FAILED, cls.CANCELLED, cls.REVERTED)
+
+
+class Mode(models.TextChoices):
+    CHANGED = "changed", _("Changed content only")
+    """Objects changed since their last machine translation, or never translated."""
+    REFRESH = "refresh", _("Refresh machine translations")
+    """Re-translate every machine translation; manual translations are kept."""
+    OVERWRITE = "overwrite", _("Overwrite everything")
+    """Re-translate everything, manual translations included. Destructive."""
+
+
+class PublishPolicy(models.TextChoices):
+    DRAFT = "draft", _("Save as drafts")
+    PUBLISH = "publish", _("Publish")
+    MIRROR = "mirror", _("Mirror the source's live status")
+
+
+class ContentSource(models.TextChoices):
+    LIVE = "live", _("Live (published) content")
+    LATEST_DRAFT = "draft", _("Latest draft")
+
+
+class UnitStatus(models.TextChoices):
+    PENDING = "pending", _("Pending")
+    """Waiting for a worker to claim it."""
+    RUNNING = "running", _("Running")
+    """Claimed by a worker that holds its lease."""
+    SUCCEEDED = "succeeded", _("Succeeded")
+    """The target was written (or the strings stored, for canary units of draft-less models)."""
+    SKIPPED = "skipped", _("Skipped")
+    """Deliberately left alone; ``error_code`` says why."""
+    FAILED = "failed", _("Failed")
+    """Did not translate; ``error_code`` and ``error_message`` say why."""
+    CANCELLED = "cancelled", _("Cancelled")
+    """The run was cancelled before a worker claimed it."""
+
+    @classproperty
+    def in_flight(cls) -> tuple[str, ...]:
+        return (cls.PENDING, cls.RUNNING)
+
+    @classproperty
+    def terminal(cls) -> tuple[str, ...]:
+        return (cls.SUCCEEDED, cls.SKIPPED, cls.FAILED, cls.CANCELLED)
+
+
+class RunQuerySet(models.QuerySet):
+    def active(self) -> RunQuerySet:
+        return self.filter(status__in=RunStatus.active)
+
+
+class Run(models.Model):
+    status = models.CharField(
+        max_length=16, choices=RunStatus.choices, default=RunStatus.PENDING, db_index=True
+    )
+    mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.CHANGED)
+    publish_policy = models.CharField(
+        max_length=16, choices=PublishPolicy.choices, default=PublishPolicy.DRAFT
+    )
+    content_source = models.CharField(
+        max_length=16, choices=ContentSource.choices, default=ContentSource.LIVE
+    )
+    slug_policy = models.CharField(max_length=16, default="derive")
+    source_locale = models.ForeignKey(Locale, on_delete=models.PROTECT, related_name="+")
+    target_locales = models.ManyToManyField(Locale, related_name="+")
+    scope = models.JSONField(default=dict)
+    canary_size = models.PositiveIntegerField(null=True, blank=True)
+    promoted_from = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="promotions"
+    )
+
+    # The translator is pinned for the run's life; secrets are never stored here.
+    translator_class = models.CharField(max_length=255)
+    translator_options = models.JSONField(default=dict, blank=True)
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    # Coordinator state: an exact resume cursor and a lease so duplicate deliveries exit.
+    enumeration_cursor = models.JSONField(null=True, blank=True)
+    enumeration_done = models.BooleanField(default=False)
+    coordinator_token = models.UUIDField(null=True, blank=True)
+    coordinator_lease_expires_at = models.DateTimeField(null=True, blank=True)
+
+    units_total = models.PositiveIntegerField(default=0)
+    strings_translated = models.PositiveBigIntegerField(default=0)
+    billed_characters = models.PositiveBigIntegerField(default=0)
+
+    error_code = models.CharField(max_length=32, blank=True, choices=ErrorCode.choices)
+    error_message = models.TextField(blank=True)
+
+    objects = RunQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        permissions = [("manage_runs", "Can start and manage bulk translation runs")]
+        verbose_name = _("bulk translation run")
+        verbose_name_plural = _("bulk translation runs")
+
+    def __str__(self) -> str:
+        kind = "Canary" if self.is_canary else "Run"
+        return f"{kind} #{self.pk} ({self.get_status_display()})"
+
+    @property
+    def is_canary(self) -> bool:
+        return bool(self.canary_size)
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in RunStatus.terminal
+
+    def unit_counts(self) -> dict[str, int]:
+        """Units per status, every status present (one grouped query)."""
+        counts = dict.fromkeys(UnitStatus.values, 0)
+        rows = self.units.values_list("status").annotate(n=Count("pk")).order_by()
+        counts.update(dict(rows))
+        return counts
+
+    def unit_totals(self) -> dict[str, int]:
+        return self.units.aggregate(
+            strings_translated=Coalesce(Sum("strings_translated"), 0),
+            billed_characters=Coalesce(Sum("billed_characters"), 0),
+        )
+
+
+class UnitQuerySet(models.QuerySet):
+    def pending(self) -> UnitQuerySet:
+        return self.filter(status=UnitStatus.PENDING)
+
+    def in_flight(self) -> UnitQuerySet:
+        return self.filter(status__in=UnitStatus.in_flight)
+
+    def claimable(self, now) -> UnitQuerySet:
+        return self.pending().filter(Q(available_after__isnull=True) | Q(available_after__lte=now))
+
+    def expired_leases(self, now) -> UnitQuerySet:
+        return self.filter(status=UnitStatus.RUNNING, lease_expires_at__lt=now)
+
+
+class Unit(models.Model):
+    """One (source object, target locale) pair of a run."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="units")
+    # Enumeration order of the object; all locales of one object share it, so a claim of
+    # consecutive units shares the object's extraction.
+    position = models.PositiveBigIntegerField()
+    content_type = models.ForeignKey(ContentType, on_delete=models.CASCADE, related_name="+")
+    object_id = models.CharField(max_length=64)
+    # translation_key of the source (or a stable UUID for per-site settings rows): the
+    # identity of "the object" across runs and locales.
+    object_key = models.UUIDField()
+    target_locale = models.ForeignKey(Locale, on_delete=models.CASCADE, related_name="+")
+
+    status = models.CharField(max_length=16, choices=UnitStatus.choices, default=UnitStatus.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    lease_token = models.UUIDField(null=True, blank=True)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    available_after = models.DateTimeField(null=True, blank=True)
+
+    error_code = models.CharField(max_length=32, blank=True, choices=ErrorCode.choices)
+    error_message = models.TextField(blank=True)
+
+    strings_translated = models.PositiveIntegerField(default=0)
+    billed_characters = models.PositiveIntegerField(default=0)
+    source_hash = models.CharField(max_length=64, blank=True)
+    target_object_id = models.CharField(max_length=64, blank=True)
+    # What revert needs: whether the target existed, its latest and live revisions before.
+    revert_state = models.JSONField(null=True, blank=True)
+
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = UnitQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["position", "target_locale_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["object_key", "target_locale"],
+                condition=Q(status__in=["pending", "running"]),
+                name="wbt_one_in_flight_unit_per_object_locale",
+            ),
+            models.UniqueConstraint(
+                fields=["run", "object_key", "target_locale"], name="wbt_unit_once_per_run"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["run", "status", "position"], name="wbt_unit_claim_idx"),
+            models.Index(
+                fields=["object_key", "target_locale", "status", "finished_at"],
+                name="wbt_unit_history_idx",
+            ),
+            models.Index(
+                fields=["lease_expires_at"],
+                condition=Q(status="running"),
+                name="wbt_unit_lease_idx",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Unit #{self.pk} {self.content_type_id}:{self.object_id} → {self.target_locale_id}"
+
+    def get_source_object(self):
+        model = self.content_type.model_class()
+        return model._default_manager.filter(pk=self.object_id).first()

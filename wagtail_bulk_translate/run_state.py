@@ -1,0 +1,40 @@
+"""Run-level state transitions shared by the coordinator, the workers and the controls."""
+
+from __future__ import annotations
+
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from .models import Run, RunStatus, Unit, UnitStatus
+
+
+def final_status(counts: dict[str, int]) -> str:
+    if counts[UnitStatus.FAILED] == 0:
+        return RunStatus.SUCCEEDED
+    if counts[UnitStatus.SUCCEEDED]:
+        return RunStatus.PARTIAL
+    return RunStatus.FAILED
+
+
+def try_finish_run(run_id: int) -> bool:
+    """Finish a run whose enumeration is done and whose units are all terminal.
+
+    A compare-and-set on the run row: whichever worker sees the last unit end first wins, the
+    others update nothing. Returns True for the caller that finished it.
+    """
+    run = Run.objects.filter(pk=run_id).first()
+    if run is None or run.status not in (RunStatus.RUNNING, RunStatus.PENDING):
+        return False
+    if not run.enumeration_done:
+        return False
+    in_flight = Unit.objects.filter(run_id=OuterRef("pk"), status__in=UnitStatus.in_flight)
+    counts = run.unit_counts()
+    if counts[UnitStatus.PENDING] or counts[UnitStatus.RUNNING]:
+        return False
+    totals = run.unit_totals()
+    updated = (
+        Run.objects.filter(pk=run_id, status=run.status, enumeration_done=True)
+        .exclude(Exists(in_flight))
+        .update(status=final_status(counts), finished_at=timezone.now(), **totals)
+    )
+    return bool(updated)

@@ -1,0 +1,294 @@
+"""What a run translates, and the streaming enumeration of it.
+
+A scope is plain JSON stored on the run::
+
+    {
+        "pages": [{"id": 3, "descendants": true}],   # page subtrees (or single pages)
+        "snippets": ["demo.Category"],               # every row of these models
+        "settings": ["demo.SiteBranding"],           # translatable or per-site settings
+        "objects": [["demo.Category", "7"]],         # an explicit list (bulk actions)
+        "exclude_models": ["demo.LandingPage"],
+    }
+
+Enumeration walks it as a fixed list of *segments* (snippets and settings first, so pages that
+refer to them find their translations; then each page subtree in tree order, parents before
+children; then explicit objects). Each segment is read with keyset pagination, so a cursor
+``{"segment": i, "after": key, "position": n}`` resumes exactly where a tick stopped.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from django.apps import apps
+from django.contrib.contenttypes.models import ContentType
+from django.db import models
+from wagtail.models import Locale, Page, TranslatableMixin
+
+from .errors import ScopeError
+from .translatable_settings import (
+    is_site_setting,
+    is_translatable_generic_setting,
+    site_locale_map,
+)
+
+SITE_SETTING_KEY_NAMESPACE = uuid.UUID("5d3c1b52-7b7a-4c3e-9d0e-0c3c0f6a5b21")
+
+
+@dataclass
+class Scope:
+    pages: list[dict[str, Any]] = field(default_factory=list)
+    snippets: list[str] = field(default_factory=list)
+    settings: list[str] = field(default_factory=list)
+    objects: list[list[str]] = field(default_factory=list)
+    exclude_models: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Scope:
+        unknown = set(data) - {"pages", "snippets", "settings", "objects", "exclude_models"}
+        if unknown:
+            raise ScopeError(f"Unknown scope keys: {', '.join(sorted(unknown))}.")
+        return cls(**data)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def is_empty(self) -> bool:
+        return not (self.pages or self.snippets or self.settings or self.objects)
+
+
+@dataclass(frozen=True)
+class ScopedObject:
+    """One source object found by enumeration."""
+
+    content_type_id: int
+    object_id: str
+    object_key: uuid.UUID
+    # Per-site settings only translate into locales a site serves; None means "all targets".
+    target_locale_ids: frozenset[int] | None = None
+
+
+@dataclass(frozen=True)
+class Batch:
+    objects: list[ScopedObject]
+    cursor: dict[str, Any]
+    done: bool
+
+
+def resolve_model(label: str) -> type[models.Model]:
+    try:
+        return apps.get_model(label)
+    except (LookupError, ValueError) as err:
+        raise ScopeError(f"Unknown model {label!r}: use 'app_label.ModelName'.") from err
+
+
+def model_label(model: type[models.Model]) -> str:
+    return f"{model._meta.app_label}.{model.__name__}"
+
+
+def check_translatable(model: type[models.Model]) -> None:
+    if issubclass(model, TranslatableMixin) or is_site_setting(model):
+        return
+    raise ScopeError(
+        f"{model_label(model)} cannot be translated: it is not a TranslatableMixin model "
+        "(nor a per-site setting). Make it translatable or remove it from the scope."
+    )
+
+
+def validate_scope(scope: Scope, source_locale: Locale) -> None:
+    """Raise ScopeError with an editor-readable message if the scope cannot be enumerated."""
+    if scope.is_empty():
+        raise ScopeError("The scope is empty: choose pages, snippets, settings or objects.")
+    for label in [*scope.snippets, *scope.settings, *scope.exclude_models]:
+        resolve_model(label)
+    for label in [*scope.snippets, *scope.settings]:
+        check_translatable(resolve_model(label))
+    for label in scope.settings:
+        model = resolve_model(label)
+        if not (is_translatable_generic_setting(model) or is_site_setting(model)):
+            raise ScopeError(f"{label} is not a settings model.")
+    for root in scope.pages:
+        validate_page_root(root, source_locale)
+    for item in scope.objects:
+        validate_explicit_object(item, source_locale)
+
+
+def validate_page_root(root: dict[str, Any], source_locale: Locale) -> None:
+    page = Page.objects.filter(pk=root.get("id")).first()
+    if page is None:
+        raise ScopeError(f"Page {root.get('id')!r} does not exist.")
+    if page.locale_id != source_locale.pk:
+        raise ScopeError(
+            f"Page {page.title!r} is in {page.locale}, not in the source locale {source_locale}."
+        )
+
+
+def validate_explicit_object(item: list[str], source_locale: Locale) -> None:
+    if len(item) != 2:
+        raise ScopeError(f"Explicit objects are [model label, pk] pairs, got {item!r}.")
+    label, pk = item
+    model = resolve_model(label)
+    check_translatable(model)
+    obj = model._default_manager.filter(pk=pk).first()
+    if obj is None:
+        raise ScopeError(f"{label} {pk} does not exist.")
+    if isinstance(obj, TranslatableMixin) and obj.locale_id != source_locale.pk:
+        raise ScopeError(f"{label} {pk} is not in the source locale {source_locale}.")
+
+
+class Enumerator:
+    """Streams a scope's objects in batches from a resumable cursor."""
+
+    def __init__(self, scope: Scope, source_locale: Locale, batch_size: int) -> None:
+        self.scope = scope
+        self.source_locale = source_locale
+        self.batch_size = batch_size
+        self.excluded_ct_ids = {
+            ContentType.objects.get_for_model(resolve_model(label)).pk
+            for label in scope.exclude_models
+        }
+        self.segments = self._segments()
+
+    def _segments(self) -> list[tuple[str, Any]]:
+        segments: list[tuple[str, Any]] = []
+        for label in [*self.scope.snippets, *self.scope.settings]:
+            model = resolve_model(label)
+            kind = "site_setting" if is_site_setting(model) else "model"
+            segments.append((kind, label))
+        segments.extend(("pages", root) for root in self._page_roots())
+        if self.scope.objects:
+            segments.append(("objects", None))
+        return segments
+
+    def _page_roots(self) -> list[dict[str, Any]]:
+        """Drop roots already covered by another root's subtree, keep the given order."""
+        pages = {p.pk: p for p in Page.objects.filter(pk__in=[r["id"] for r in self.scope.pages])}
+        subtree_paths = [pages[r["id"]].path for r in self.scope.pages if r.get("descendants")]
+        roots, seen = [], set()
+        for root in self.scope.pages:
+            page = pages[root["id"]]
+            covered = any(page.path.startswith(p) and page.path != p for p in subtree_paths)
+            if covered or page.pk in seen:
+                continue
+            seen.add(page.pk)
+            roots.append({"path": page.path, "descendants": bool(root.get("descendants"))})
+        return roots
+
+    def next_batch(self, cursor: dict[str, Any] | None) -> Batch:
+        cursor = dict(cursor or {"segment": 0, "after": None, "position": 0})
+        found: list[ScopedObject] = []
+        while len(found) < self.batch_size and cursor["segment"] < len(self.segments):
+            kind, arg = self.segments[cursor["segment"]]
+            rows, last_key = self._read(kind, arg, cursor["after"], self.batch_size - len(found))
+            found.extend(rows)
+            if last_key is None:
+                cursor.update(segment=cursor["segment"] + 1, after=None)
+            else:
+                cursor["after"] = last_key
+        cursor["position"] += len(found)
+        return Batch(found, cursor, done=cursor["segment"] >= len(self.segments))
+
+    def _read(self, kind: str, arg: Any, after: Any, limit: int):
+        """Read up to ``limit`` objects of one segment; last_key None means it is exhausted."""
+        reader = {
+            "pages": self._read_pages,
+            "model": self._read_model,
+            "site_setting": self._read_site_settings,
+            "objects": self._read_objects,
+        }[kind]
+        rows, last_key, exhausted = reader(arg, after, limit)
+        return rows, (None if exhausted else last_key)
+
+    def _read_pages(self, root: dict[str, Any], after: str | None, limit: int):
+        qs = Page.objects.filter(locale=self.source_locale, alias_of__isnull=True)
+        if root["descendants"]:
+            qs = qs.filter(path__startswith=root["path"])
+        else:
+            qs = qs.filter(path=root["path"])
+        if after is not None:
+            qs = qs.filter(path__gt=after)
+        rows = list(
+            qs.order_by("path").values_list("path", "pk", "content_type_id", "translation_key")[
+                :limit
+            ]
+        )
+        objects = [
+            ScopedObject(ct_id, str(pk), key)
+            for _path, pk, ct_id, key in rows
+            if ct_id not in self.excluded_ct_ids
+        ]
+        return objects, (rows[-1][0] if rows else after), len(rows) < limit
+
+    def _read_model(self, label: str, after: str | None, limit: int):
+        model = resolve_model(label)
+        content_type_id = ContentType.objects.get_for_model(model).pk
+        if content_type_id in self.excluded_ct_ids:
+            return [], after, True
+        qs = model._default_manager.filter(locale=self.source_locale)
+        pks = list(self._keyset(qs, after).values_list("pk", "translation_key")[:limit])
+        objects = [ScopedObject(content_type_id, str(pk), key) for pk, key in pks]
+        return objects, (pks[-1][0] if pks else after), len(pks) < limit
+
+    def _read_site_settings(self, label: str, after: Any, limit: int):
+        model = resolve_model(label)
+        content_type_id = ContentType.objects.get_for_model(model).pk
+        served = site_locale_map()
+        source_sites = [sid for sid, loc in served.items() if loc.pk == self.source_locale.pk]
+        targets = frozenset(loc.pk for loc in served.values() if loc.pk != self.source_locale.pk)
+        qs = model._default_manager.filter(site_id__in=source_sites)
+        pks = list(self._keyset(qs, after).values_list("pk", flat=True)[:limit])
+        objects = [
+            ScopedObject(content_type_id, str(pk), site_setting_key(label, pk), targets)
+            for pk in pks
+        ]
+        return objects, (pks[-1] if pks else after), len(pks) < limit
+
+    def _read_objects(self, _arg: None, after: int | None, limit: int):
+        start = 0 if after is None else after + 1
+        items = self.scope.objects[start : start + limit]
+        objects = [self._explicit_object(label, pk) for label, pk in items]
+        last = start + len(items) - 1
+        return [o for o in objects if o is not None], last, start + limit >= len(self.scope.objects)
+
+    def _explicit_object(self, label: str, pk: str) -> ScopedObject | None:
+        model = resolve_model(label)
+        obj = model._default_manager.filter(pk=pk).first()
+        if obj is None:  # deleted since the run was started: nothing to translate
+            return None
+        if isinstance(obj, Page):
+            content_type_id = obj.content_type_id
+        else:
+            content_type_id = ContentType.objects.get_for_model(model).pk
+        if content_type_id in self.excluded_ct_ids:
+            return None
+        if is_site_setting(model):
+            return ScopedObject(content_type_id, str(pk), site_setting_key(label, obj.pk))
+        return ScopedObject(content_type_id, str(obj.pk), obj.translation_key)
+
+    @staticmethod
+    def _keyset(qs: models.QuerySet, after: Any) -> models.QuerySet:
+        if after is not None:
+            qs = qs.filter(pk__gt=after)
+        return qs.order_by("pk")
+
+
+def site_setting_key(label: str, pk: Any) -> uuid.UUID:
+    """Stable identity of a per-site settings row (they have no translation_key)."""
+    return uuid.uuid5(SITE_SETTING_KEY_NAMESPACE, f"{label.lower()}:{pk}")
+
+
+def iter_scope(
+    scope: Scope, source_locale: Locale, batch_size: int = 500
+) -> Iterable[ScopedObject]:
+    """Every object of a scope, in enumeration order (used by previews and tests)."""
+    enumerator = Enumerator(scope, source_locale, batch_size)
+    cursor = None
+    while True:
+        batch = enumerator.next_batch(cursor)
+        yield from batch.objects
+        if batch.done:
+            return
+        cursor = batch.cursor

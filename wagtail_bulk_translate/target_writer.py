@@ -1,0 +1,137 @@
+"""Writing a translated target from a TranslationSource and the stored translations.
+
+This follows wagtail-localize's ``TranslationSource.create_or_update_translation`` with three
+differences that matter for bulk runs:
+
+* a draft of an existing *live* target only adds a revision: wagtail-localize saves the page
+  row, which is the live content, so its "draft" would go live immediately;
+* publishing happens inside the caller's transaction (not ``on_commit``), so a target is
+  written and published, or neither;
+* strings must be complete: a missing translation raises instead of silently falling back to
+  the source text, so nothing untranslated is published. Related objects (snippet choosers)
+  still fall back to the source-locale object until that object is translated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import models
+from django.utils.text import slugify
+from wagtail.coreutils import find_available_slug
+from wagtail.models import DraftStateMixin, Page, RevisionMixin
+from wagtail_localize.fields import copy_synchronised_fields
+from wagtail_localize.models import StringSegment, TranslationLog, TranslationSource
+from wagtail_localize.segments.ingest import ingest_segments
+
+from .errors import ErrorCode, UnitError
+
+
+@dataclass(frozen=True)
+class WrittenTarget:
+    instance: models.Model
+    created: bool
+    revision_id: int | None
+    published: bool
+
+
+def can_be_draft(instance: models.Model) -> bool:
+    return isinstance(instance, DraftStateMixin)
+
+
+def snapshot_target(target: models.Model | None) -> dict[str, Any]:
+    """What revert needs to restore a target to its state before this unit wrote it."""
+    if target is None:
+        return {"existed": False}
+    state: dict[str, Any] = {"existed": True, "pk": str(target.pk)}
+    if isinstance(target, RevisionMixin):
+        state["latest_revision_id"] = target.latest_revision_id
+    if isinstance(target, DraftStateMixin):
+        state["live"] = target.live
+        state["live_revision_id"] = target.live_revision_id
+    return state
+
+
+def write_target(source: TranslationSource, locale, *, user=None, publish: bool) -> WrittenTarget:
+    """Create or update the translation of ``source`` in ``locale``. Call inside a transaction."""
+    original = source.as_instance()
+    try:
+        target = source.get_translated_instance(locale)
+        created = False
+    except models.ObjectDoesNotExist:
+        target = new_target(original, locale)
+        created = True
+    was_live = bool(getattr(target, "live", False)) and not created
+    copy_synchronised_fields(original, target)
+    segments = source._get_segments_for_translation(locale, fallback=True)
+    ingest_segments(original, target, source.locale, locale, segments)
+    if isinstance(target, Page):
+        revision = save_page(target, user=user, publish=publish, keep_row=was_live and not publish)
+    elif isinstance(target, DraftStateMixin):
+        revision = save_draftable(target, user=user, publish=publish, was_live=was_live)
+    elif isinstance(target, RevisionMixin):
+        target.save()
+        revision = target.save_revision(user=user)
+    else:
+        target.full_clean()
+        target.save()
+        revision = None
+    TranslationLog.objects.create(source=source, locale=locale, revision=revision)
+    published = publish or not isinstance(target, DraftStateMixin)
+    return WrittenTarget(target, created, getattr(revision, "pk", None), published)
+
+
+def new_target(original: models.Model, locale) -> models.Model:
+    if isinstance(original, Page):
+        # Parents are translated before children; copy_parents only matters for the
+        # ancestors outside the run, which wagtail-localize creates as aliases.
+        return original.copy_for_translation(locale, copy_parents=True)
+    target = original.copy_for_translation(locale)
+    if isinstance(target, DraftStateMixin):
+        target.live = False
+    return target
+
+
+def save_page(page: Page, *, user, publish: bool, keep_row: bool):
+    if page.alias_of_id:
+        page.alias_of_id = None
+        page.save(update_fields=["alias_of_id"], clean=False)
+    if keep_row:
+        # Existing live page, draft requested: the row is the live content, leave it alone.
+        return page.save_revision(user=user, log_action=True)
+    page.slug = find_available_slug(
+        page.get_parent(), slugify(page.slug, allow_unicode=True), ignore_page_id=page.pk
+    )
+    page.save()
+    revision = page.save_revision(user=user, log_action=True)
+    if publish:
+        revision.publish(user=user, skip_permission_checks=True)
+    return revision
+
+
+def save_draftable(instance: DraftStateMixin, *, user, publish: bool, was_live: bool):
+    if was_live and not publish:
+        return instance.save_revision(user=user)
+    if not was_live:
+        instance.live = False
+    instance.save()
+    revision = instance.save_revision(user=user)
+    if publish:
+        revision.publish(user=user, skip_permission_checks=True)
+    return revision
+
+
+def check_complete(source: TranslationSource, locale) -> None:
+    """Refuse to write a target while any string of the source lacks a valid translation."""
+    missing = (
+        StringSegment.objects.filter(source=source)
+        .annotate_translation(locale)
+        .filter(translation__isnull=True)
+        .count()
+    )
+    if missing:
+        raise UnitError(
+            ErrorCode.TRANSLATOR_ERROR,
+            f"{missing} string(s) have no valid translation; the target was not written.",
+        )

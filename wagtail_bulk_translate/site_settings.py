@@ -1,0 +1,79 @@
+"""Per-site settings: translated row to row between sites that serve different locales.
+
+``BaseSiteSetting`` cannot be made translatable (its ``site`` is unique), so there is no
+TranslationSource: the source row's segments are extracted with wagtail-localize, translated,
+and ingested into the target site's row. The unit row keeps the hash and revert data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import models
+from wagtail.models import Site
+from wagtail_localize.segments import StringSegmentValue
+from wagtail_localize.segments.extract import extract_segments
+from wagtail_localize.segments.ingest import ingest_segments
+from wagtail_localize.strings import StringValue
+
+from .errors import ErrorCode, UnitError
+from .text_kinds import is_non_prose
+from .translatable_settings import sites_serving
+
+
+@dataclass(frozen=True)
+class TranslatedSegments:
+    segments: list
+    strings: int
+    billed: int
+
+
+def translate_segments(instance: models.Model, source_locale, locale, translator):
+    """Extract and translate a settings row's strings (no database writes)."""
+    segments = extract_segments(instance)
+    texts = {
+        s.string.data
+        for s in segments
+        if isinstance(s, StringSegmentValue) and not is_non_prose(s.string.data)
+    }
+    results = {}
+    if texts:
+        raw = translator.translate(source_locale, locale, [StringValue(t) for t in texts])
+        results = {k.data: v.data for k, v in raw.items() if v is not None}
+    missing = texts - set(results)
+    if missing:
+        raise UnitError(
+            ErrorCode.TRANSLATOR_ERROR,
+            f"The translator returned nothing for {len(missing)} string(s).",
+        )
+    translated = [
+        StringSegmentValue(
+            s.path, StringValue(results.get(s.string.data, s.string.data)), attrs=s.attrs
+        ).with_order(s.order)
+        if isinstance(s, StringSegmentValue)
+        else s
+        for s in segments
+    ]
+    billed = getattr(translator, "billed_characters", None) or {}
+    return TranslatedSegments(translated, len(texts), sum(int(billed.get(t, 0)) for t in texts))
+
+
+def target_row(instance: models.Model, locale) -> models.Model:
+    site_ids = sites_serving(locale)
+    if not site_ids:
+        raise UnitError(ErrorCode.VALIDATION_ERROR, f"No site serves the locale {locale}.")
+    return type(instance).for_site(Site.objects.get(pk=site_ids[0]))
+
+
+def snapshot_row(row: models.Model) -> dict[str, Any]:
+    data = {f.attname: f.value_to_string(row) for f in row._meta.concrete_fields}
+    return {"existed": True, "pk": str(row.pk), "fields": data}
+
+
+def apply_segments(instance, row, source_locale, locale, translated: TranslatedSegments):
+    """Write translated segments into the target row. Call inside a transaction."""
+    ingest_segments(instance, row, source_locale, locale, translated.segments)
+    row.full_clean()
+    row.save()
+    return row

@@ -1,0 +1,639 @@
+"""The worker: processes claimed units through wagtail-localize.
+
+For each claim (a few whole objects, every claimable locale of each):
+
+1. load each source object once (live or latest draft, per the run), extract its segments and
+   hash them; in "changed" mode, units whose hash matches their last successful machine
+   translation are skipped without a translator call or a new revision;
+2. refresh the TranslationSource once per object and decide, per locale, which strings need a
+   translation (manual translations kept, memory reused, non-prose copied unchanged);
+3. translate per target locale, packing the strings of every unit of the claim into one call
+   (the translator splits it into requests within its provider's limits);
+4. store machine StringTranslations, then write each target in its own transaction, fenced by
+   the unit's lease token so a worker that lost its lease can never overwrite a newer attempt.
+
+Every exception is caught per unit and recorded with a stable code and a readable message.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from html import unescape
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import models, transaction
+from django.utils import timezone
+from django.utils.html import strip_tags
+from django.utils.text import slugify
+from wagtail.models import Locale, Page, TranslatableMixin
+from wagtail_localize.models import (
+    SourceDeletedError,
+    StringTranslation,
+    Translation,
+    TranslationLog,
+    TranslationSource,
+)
+from wagtail_localize.strings import StringValue, validate_translation_links
+
+from . import claims, site_settings
+from .conf import get_settings
+from .errors import ErrorCode, UnitError, UnitSkipped
+from .models import ContentSource, Mode, PublishPolicy, Run, Unit, UnitStatus
+from .run_state import try_finish_run
+from .scope import model_label
+from .segments import (
+    SourceString,
+    StringNeeds,
+    existing_translations,
+    hash_instance,
+    load_source_strings,
+    plan_strings,
+)
+from .target_writer import can_be_draft, check_complete, snapshot_target, write_target
+from .translators.loading import build_translator
+
+logger = logging.getLogger(__name__)
+
+PARENT_WAIT_SECONDS = 2
+DERIVE_SLUG = object()
+
+
+@dataclass
+class UnitWork:
+    unit: Unit
+    target: models.Model | None = None
+    needs: StringNeeds = field(default_factory=StringNeeds)
+    translated: dict[SourceString, str] = field(default_factory=dict)
+    billed: int = 0
+    done: bool = False
+
+
+@dataclass
+class ObjectWork:
+    """One source object and the claimed units (locales) that share its extraction."""
+
+    units: list[UnitWork]
+    instance: Any = None
+    source: TranslationSource | None = None
+    source_hash: str = ""
+    strings: list[SourceString] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class WorkerOutcome:
+    units_processed: int
+    more_work: bool
+
+
+def process_run(run_id: int, time_budget: float | None = None) -> WorkerOutcome:
+    """Claim and process units of a run until none are claimable or the budget is spent."""
+    conf = get_settings()
+    budget = conf.WORKER_TIME_BUDGET_SECONDS if time_budget is None else time_budget
+    deadline = time.monotonic() + budget
+    run = Run.objects.select_related("source_locale", "created_by").get(pk=run_id)
+    translator = build_translator(run.translator_class, run.translator_options)
+    processed = 0
+    while time.monotonic() < deadline:
+        token, units = claims.claim_units(run_id, conf.UNITS_PER_CLAIM)
+        if not units:
+            break
+        process_claim(run, translator, token, units)
+        processed += len(units)
+    else:
+        return WorkerOutcome(processed, more_work=True)
+    try_finish_run(run_id)
+    return WorkerOutcome(processed, more_work=False)
+
+
+def process_claim(run: Run, translator, token: str, units: list[Unit]) -> None:
+    objects = group_by_object(units)
+    for obj in objects:
+        guard_errors(run, token, obj.units, lambda obj=obj: prepare_object(run, token, obj))
+    for locale_id, works in pending_by_locale(objects).items():
+        guard_errors(
+            run, token, works, lambda w=works, loc=locale_id: translate_locale(run, translator, w)
+        )
+    for obj in objects:
+        for work in obj.units:
+            if not work.done:
+                guard_errors(run, token, [work], lambda o=obj, w=work: write_unit(run, token, o, w))
+
+
+def group_by_object(units: list[Unit]) -> list[ObjectWork]:
+    grouped: dict[int, ObjectWork] = {}
+    for unit in units:
+        grouped.setdefault(unit.position, ObjectWork(units=[])).units.append(UnitWork(unit))
+    return list(grouped.values())
+
+
+def pending_by_locale(objects: list[ObjectWork]) -> dict[int, list[UnitWork]]:
+    by_locale: dict[int, list[UnitWork]] = defaultdict(list)
+    for obj in objects:
+        for work in obj.units:
+            if not work.done and work.needs.to_translate:
+                by_locale[work.unit.target_locale_id].append(work)
+    return by_locale
+
+
+# --- error handling -------------------------------------------------------------------------
+
+
+def guard_errors(run: Run, token: str, works: list[UnitWork], step) -> None:
+    """Run a step; on failure record it on every still-open unit of ``works``."""
+    try:
+        step()
+    except UnitSkipped as err:
+        close_units(token, works, UnitStatus.SKIPPED, err.code, err.message)
+    except Exception as err:
+        code, message = describe_exception(err)
+        if code == ErrorCode.INTERNAL_ERROR:
+            logger.exception("Run %s: unexpected error in a unit", run.pk)
+        close_units(token, works, UnitStatus.FAILED, code, message)
+
+
+def close_units(token: str, works: list[UnitWork], status: str, code: str, message: str) -> None:
+    for work in works:
+        if not work.done:
+            claims.finish_unit(work.unit, token, status, error_code=code, error_message=message)
+            work.done = True
+
+
+def describe_exception(err: Exception) -> tuple[str, str]:
+    """A stable error code and an editor-readable message for any exception."""
+    if isinstance(err, UnitError):
+        return err.code, err.message
+    if isinstance(err, SourceDeletedError):
+        return ErrorCode.SOURCE_DELETED, "The source object was deleted during the run."
+    validation = find_validation_error(err)
+    if validation is not None:
+        return ErrorCode.VALIDATION_ERROR, validation_message(validation)
+    return ErrorCode.INTERNAL_ERROR, f"{type(err).__name__}: {err}"
+
+
+def find_validation_error(err: BaseException | None) -> ValidationError | None:
+    # wagtail-localize turns a ValidationError without a field into
+    # "AttributeError: ... no attribute 'error_dict'"; the real error is its context.
+    while err is not None:
+        if isinstance(err, ValidationError):
+            return err
+        err = err.__cause__ or err.__context__
+    return None
+
+
+def validation_message(err: ValidationError) -> str:
+    if hasattr(err, "error_dict"):
+        parts = [f"{name}: {' '.join(msgs)}" for name, msgs in err.message_dict.items()]
+        return "The translated object is invalid — " + "; ".join(parts)
+    return "The translated object is invalid — " + " ".join(err.messages)
+
+
+# --- step 1 and 2: extraction, skips, string plans ---------------------------------------------
+
+
+def prepare_object(run: Run, token: str, obj: ObjectWork) -> None:
+    first = obj.units[0].unit
+    obj.instance = load_source(run, first)
+    if obj.instance is None:
+        raise UnitError(ErrorCode.SOURCE_DELETED, "The source object no longer exists.")
+    obj.source_hash, _segments = hash_instance(obj.instance)
+    if run.mode == Mode.CHANGED:
+        skip_unchanged(token, obj)
+    open_units = [w for w in obj.units if not w.done]
+    if not open_units:
+        return
+    if not isinstance(obj.instance, TranslatableMixin):
+        return  # per-site settings are translated row to row in write_unit
+    with transaction.atomic():
+        obj.source, _created = TranslationSource.update_or_create_from_instance(obj.instance)
+    obj.strings = load_source_strings(obj.source)
+    plan_units(run, token, obj, open_units)
+
+
+def load_source(run: Run, unit: Unit):
+    model = unit.content_type.model_class()
+    instance = model._default_manager.filter(pk=unit.object_id).first()
+    if instance is None:
+        return None
+    if isinstance(instance, Page):
+        instance = instance.specific
+    if run.content_source == ContentSource.LATEST_DRAFT and hasattr(
+        instance, "get_latest_revision_as_object"
+    ):
+        instance = instance.get_latest_revision_as_object()
+    return instance
+
+
+def skip_unchanged(token: str, obj: ObjectWork) -> None:
+    """Skip locales whose target exists and whose source hash is the one last translated."""
+    first = obj.units[0].unit
+    locale_ids = [w.unit.target_locale_id for w in obj.units]
+    last_hashes = last_translated_hashes(first.object_key, locale_ids)
+    existing = existing_target_locales(obj.instance, locale_ids)
+    for work in obj.units:
+        locale_id = work.unit.target_locale_id
+        if locale_id in existing and last_hashes.get(locale_id) == obj.source_hash:
+            claims.finish_unit(
+                work.unit,
+                token,
+                UnitStatus.SKIPPED,
+                error_code=ErrorCode.UNCHANGED,
+                error_message="Unchanged since its last machine translation.",
+                source_hash=obj.source_hash,
+            )
+            work.done = True
+
+
+def last_translated_hashes(object_key, locale_ids: list[int]) -> dict[int, str]:
+    rows = (
+        Unit.objects.filter(
+            object_key=object_key, target_locale_id__in=locale_ids, status=UnitStatus.SUCCEEDED
+        )
+        .exclude(source_hash="")
+        .order_by("target_locale_id", "-finished_at")
+        .values_list("target_locale_id", "source_hash")
+    )
+    hashes: dict[int, str] = {}
+    for locale_id, value in rows:
+        hashes.setdefault(locale_id, value)
+    return hashes
+
+
+def existing_target_locales(instance, locale_ids: list[int]) -> set[int]:
+    if not isinstance(instance, TranslatableMixin):
+        return set(locale_ids)  # per-site settings: the target site's row always exists
+    qs = type(instance)._default_manager.filter(
+        translation_key=instance.translation_key, locale_id__in=locale_ids
+    )
+    if isinstance(instance, Page):
+        qs = Page.objects.filter(
+            translation_key=instance.translation_key,
+            locale_id__in=locale_ids,
+            alias_of__isnull=True,
+        )
+    return set(qs.values_list("locale_id", flat=True))
+
+
+def plan_units(run: Run, token: str, obj: ObjectWork, works: list[UnitWork]) -> None:
+    locale_ids = [w.unit.target_locale_id for w in works]
+    existing = existing_translations(obj.strings, locale_ids)
+    translations = {
+        t.target_locale_id: t
+        for t in Translation.objects.filter(source=obj.source, target_locale_id__in=locale_ids)
+    }
+    targets = load_targets(obj.instance, locale_ids)
+    excluded = get_settings().EXCLUDE_FIELDS.get(model_label(type(obj.instance)), [])
+    for work in works:
+        locale_id = work.unit.target_locale_id
+        work.target = targets.get(locale_id)
+        try:
+            guard_target(run, obj, work, translations.get(locale_id))
+        except UnitSkipped as err:
+            close_units(token, [work], UnitStatus.SKIPPED, err.code, err.message)
+            continue
+        work.needs = plan_strings(
+            obj.strings,
+            existing,
+            locale_id,
+            mode=run.mode,
+            excluded_fields=excluded,
+            slug_value=slug_for(run, obj, work),
+        )
+
+
+def load_targets(instance, locale_ids: list[int]) -> dict[int, models.Model]:
+    model = Page if isinstance(instance, Page) else type(instance)
+    qs = model._default_manager.filter(
+        translation_key=instance.translation_key, locale_id__in=locale_ids
+    )
+    if isinstance(instance, Page):
+        qs = qs.filter(alias_of__isnull=True).specific()
+    return {target.locale_id: target for target in qs}
+
+
+def guard_target(run: Run, obj: ObjectWork, work: UnitWork, translation: Translation | None):
+    """Skip targets a human owns: sync stopped, edited outside the pipeline, or locked."""
+    if run.mode == Mode.OVERWRITE:
+        return
+    target = work.target
+    if translation is not None and not translation.enabled:
+        raise UnitSkipped(
+            ErrorCode.SYNC_STOPPED,
+            "Its synced translation was stopped, so the target is edited by hand.",
+        )
+    if target is None:
+        return
+    if getattr(target, "locked", False):
+        raise UnitSkipped(ErrorCode.TARGET_LOCKED, "The target page is locked.")
+    if edited_outside_pipeline(obj.source, target, translation):
+        raise UnitSkipped(
+            ErrorCode.MANUAL_EDITS_KEPT,
+            "The target was edited outside the translation workflow; its edits are kept.",
+        )
+
+
+def edited_outside_pipeline(source, target, translation: Translation | None) -> bool:
+    if not hasattr(target, "latest_revision_id"):
+        return False
+    if translation is None:
+        # A translation that wagtail-localize never wrote was made by hand (or copied).
+        return target.latest_revision_id is not None
+    last_log = (
+        TranslationLog.objects.filter(source=source, locale_id=target.locale_id)
+        .order_by("-created_at", "-pk")
+        .values_list("revision_id", flat=True)
+        .first()
+    )
+    return last_log is not None and last_log != target.latest_revision_id
+
+
+def slug_for(run: Run, obj: ObjectWork, work: UnitWork):
+    if not isinstance(obj.instance, Page):
+        return None
+    if work.target is not None:
+        return work.target.slug  # never move a live URL: no stray redirects
+    return {"derive": DERIVE_SLUG, "keep": obj.instance.slug, "translate": None}[run.slug_policy]
+
+
+# --- step 3: translation ---------------------------------------------------------------------
+
+
+def translate_locale(run: Run, translator, works: list[UnitWork]) -> None:
+    """One translator call for every string the claim's units need in one locale."""
+    locale = works[0].unit.target_locale
+    texts: dict[str, UnitWork] = {}
+    for work in works:
+        for s in work.needs.to_translate:
+            texts.setdefault(s.data, work)
+    memory = translation_memory(run, list(texts), locale) if run.mode == Mode.CHANGED else {}
+    to_send = [text for text in texts if text not in memory]
+    if to_send and not translator.can_translate(run.source_locale, locale):
+        raise UnitError(
+            ErrorCode.UNSUPPORTED_LOCALE,
+            f"The translator cannot translate from {run.source_locale} into {locale}.",
+        )
+    results = call_translator(translator, run.source_locale, locale, to_send) if to_send else {}
+    billed = getattr(translator, "billed_characters", None) or {}
+    for text in to_send:
+        texts[text].billed += int(billed.get(text, 0))
+    for work in works:
+        for s in work.needs.to_translate:
+            value = memory.get(s.data) or results.get(s.data)
+            if value is not None:
+                work.translated[s] = value
+
+
+def call_translator(translator, source_locale, locale, texts: list[str]) -> dict[str, str]:
+    raw = translator.translate(source_locale, locale, [StringValue(t) for t in texts])
+    return {source.data: value.data for source, value in raw.items() if value is not None}
+
+
+def translation_memory(run: Run, texts: list[str], locale: Locale) -> dict[str, str]:
+    """Existing valid translations of the same source text into the locale (manual first)."""
+    rows = (
+        StringTranslation.objects.filter(
+            translation_of__locale_id=run.source_locale_id,
+            translation_of__data__in=texts,
+            locale=locale,
+            has_error=False,
+        )
+        .order_by("translation_of__data", "-translation_type", "-updated_at")
+        .values_list("translation_of__data", "data", "translation_type")
+    )
+    memory: dict[str, str] = {}
+    for text, data, kind in rows:
+        if kind == StringTranslation.TRANSLATION_TYPE_MANUAL or text not in memory:
+            memory[text] = data
+    return memory
+
+
+def valid_markup(source: str, translated: str) -> bool:
+    try:
+        StringValue.from_translated_html(translated)
+        validate_translation_links(source, translated)
+    except ValueError:
+        return False
+    return True
+
+
+# --- step 4: store strings, write the target --------------------------------------------------
+
+
+def write_unit(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
+    if not isinstance(obj.instance, TranslatableMixin):
+        write_site_setting(run, token, obj, work)
+        return
+    resolve_derived_slug(obj, work)
+    store_strings(run, obj, work)
+    publish = decide_publish(run, obj.instance)
+    if run.is_canary and not can_be_draft(obj.instance):
+        finish_without_write(token, obj, work)
+        return
+    if wait_for_parent(run, token, obj, work):
+        return
+    with transaction.atomic():
+        if not claims.hold_lease(work.unit, token):
+            work.done = True
+            return  # lost the lease: a newer attempt owns this unit now
+        check_complete(obj.source, work.unit.target_locale)
+        revert_state = snapshot_target(work.target)
+        written = write_target(
+            obj.source, work.unit.target_locale, user=run.created_by, publish=publish
+        )
+        claims.finish_unit(
+            work.unit,
+            token,
+            UnitStatus.SUCCEEDED,
+            error_code="",
+            error_message="",
+            strings_translated=work.needs.count,
+            billed_characters=work.billed,
+            source_hash=obj.source_hash,
+            target_object_id=str(written.instance.pk),
+            revert_state={
+                **revert_state,
+                "created": written.created,
+                "revision_id": written.revision_id,
+            },
+        )
+    work.done = True
+
+
+def resolve_derived_slug(obj: ObjectWork, work: UnitWork) -> None:
+    slug = next((s for s, v in work.needs.resolved.items() if v is DERIVE_SLUG), None)
+    if slug is None:
+        return
+    title = next((s for s in obj.strings if s.path == "title"), None)
+    title_text = work.translated.get(title) if title else None
+    if title_text is None and title is not None:
+        title_text = (
+            StringTranslation.objects.filter(
+                translation_of_id=title.string_id,
+                context_id=title.context_id,
+                locale_id=work.unit.target_locale_id,
+            )
+            .values_list("data", flat=True)
+            .first()
+        )
+    derived = slugify(strip_tags_text(title_text or slug.data), allow_unicode=True)
+    work.needs.resolved[slug] = derived or slug.data
+
+
+def strip_tags_text(html: str) -> str:
+    return unescape(strip_tags(html))
+
+
+def store_strings(run: Run, obj: ObjectWork, work: UnitWork) -> None:
+    """Save what the unit translated as machine StringTranslations (its own transaction, so a
+    failing target write never loses strings already paid for)."""
+    invalid = [s for s, text in work.translated.items() if not valid_markup(s.data, text)]
+    values = {
+        **{s: v for s, v in work.translated.items() if s not in invalid},
+        **work.needs.resolved,
+    }
+    missing = [s for s in work.needs.to_translate if s not in work.translated]
+    with transaction.atomic():
+        upsert_string_translations(run, work.unit.target_locale_id, values)
+    if invalid:
+        raise UnitError(
+            ErrorCode.INVALID_MARKUP,
+            f"The translator broke the markup of {len(invalid)} string(s), e.g. "
+            f"{invalid[0].data[:80]!r}; the target was not written.",
+        )
+    if missing:
+        raise UnitError(
+            ErrorCode.TRANSLATOR_ERROR,
+            f"The translator returned nothing for {len(missing)} string(s); "
+            "the target was not written.",
+        )
+
+
+def upsert_string_translations(run: Run, locale_id: int, values: dict[SourceString, str]) -> None:
+    if not values:
+        return
+    existing = {
+        (st.translation_of_id, st.context_id): st
+        for st in StringTranslation.objects.filter(
+            locale_id=locale_id,
+            translation_of_id__in={s.string_id for s in values},
+            context_id__in={s.context_id for s in values},
+        )
+    }
+    now = timezone.now()
+    tool = f"{run.translator_class.rsplit('.', 1)[-1]} (bulk)"
+    common = {
+        "translation_type": StringTranslation.TRANSLATION_TYPE_MACHINE,
+        "tool_name": tool,
+        "last_translated_by": run.created_by,
+        "has_error": False,
+        "field_error": "",
+        "updated_at": now,
+    }
+    to_update, to_create = [], []
+    for s, data in values.items():
+        row = existing.get((s.string_id, s.context_id))
+        if row is None:
+            to_create.append(
+                StringTranslation(
+                    translation_of_id=s.string_id,
+                    context_id=s.context_id,
+                    locale_id=locale_id,
+                    data=data,
+                    created_at=now,
+                    **common,
+                )
+            )
+        else:
+            row.data = data
+            for name, value in common.items():
+                setattr(row, name, value)
+            to_update.append(row)
+    StringTranslation.objects.bulk_create(to_create, ignore_conflicts=True)
+    StringTranslation.objects.bulk_update(to_update, ["data", *common])
+
+
+def decide_publish(run: Run, instance) -> bool:
+    if not can_be_draft(instance):
+        return True
+    if run.is_canary:
+        return False
+    if run.publish_policy == PublishPolicy.PUBLISH:
+        return True
+    if run.publish_policy == PublishPolicy.MIRROR:
+        return bool(instance.live)
+    return False
+
+
+def finish_without_write(token: str, obj: ObjectWork, work: UnitWork) -> None:
+    claims.finish_unit(
+        work.unit,
+        token,
+        UnitStatus.SUCCEEDED,
+        error_message=(
+            "Strings translated and stored; the target is not written by a canary because "
+            "this model has no drafts. Promoting the canary writes it."
+        ),
+        strings_translated=work.needs.count,
+        billed_characters=work.billed,
+    )
+    work.done = True
+
+
+def wait_for_parent(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> bool:
+    """Release a new page whose parent this run has yet to write in that locale.
+
+    Writing it now would make wagtail-localize create the parent as a live, untranslated
+    alias. Returns True when the unit was given back to be retried shortly.
+    """
+    if work.target is not None or not isinstance(obj.instance, Page):
+        return False
+    parent = obj.instance.get_parent()
+    if parent is None or parent.depth <= 1:
+        return False
+    locale_id = work.unit.target_locale_id
+    if Page.objects.filter(
+        translation_key=parent.translation_key, locale_id=locale_id, alias_of__isnull=True
+    ).exists():
+        return False
+    parent_pending = Unit.objects.filter(
+        object_key=parent.translation_key,
+        target_locale_id=locale_id,
+        status__in=UnitStatus.in_flight,
+    ).exists()
+    if not parent_pending:
+        return False
+    claims.release_unit(work.unit, token, PARENT_WAIT_SECONDS)
+    work.done = True
+    return True
+
+
+def write_site_setting(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
+    # Translate before opening the write transaction: no engine call while holding locks.
+    locale = work.unit.target_locale
+    translator = build_translator(run.translator_class, run.translator_options)
+    translated = site_settings.translate_segments(
+        obj.instance, run.source_locale, locale, translator
+    )
+    with transaction.atomic():
+        if not claims.hold_lease(work.unit, token):
+            work.done = True
+            return
+        row = site_settings.target_row(obj.instance, locale)
+        revert_state = site_settings.snapshot_row(row)
+        site_settings.apply_segments(obj.instance, row, run.source_locale, locale, translated)
+        claims.finish_unit(
+            work.unit,
+            token,
+            UnitStatus.SUCCEEDED,
+            error_code="",
+            error_message="",
+            strings_translated=translated.strings,
+            billed_characters=translated.billed,
+            source_hash=obj.source_hash,
+            target_object_id=str(row.pk),
+            revert_state=revert_state,
+        )
+    work.done = True

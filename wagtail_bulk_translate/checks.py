@@ -1,0 +1,106 @@
+"""System checks: misconfiguration is reported at start-up with a hint, not mid-run."""
+
+from __future__ import annotations
+
+from django.apps import apps
+from django.conf import settings
+from django.core import checks
+from django.utils.module_loading import import_string
+
+from .compat import DummyBackend, InvalidTaskBackend, task_backends
+from .conf import SLUG_POLICIES, get_settings, unknown_setting_keys
+from .translators.loading import configured_translator
+
+
+@checks.register()
+def check_settings(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    errors: list[checks.CheckMessage] = []
+    unknown = unknown_setting_keys()
+    if unknown:
+        errors.append(
+            checks.Warning(
+                f"Unknown WAGTAIL_BULK_TRANSLATE keys: {', '.join(sorted(unknown))}.",
+                hint="See the configuration reference in the README for the valid keys.",
+                id="wagtail_bulk_translate.W001",
+            )
+        )
+    if get_settings().SLUG_POLICY not in SLUG_POLICIES:
+        errors.append(
+            checks.Error(
+                f"SLUG_POLICY must be one of {', '.join(SLUG_POLICIES)}.",
+                id="wagtail_bulk_translate.E005",
+            )
+        )
+    return errors
+
+
+@checks.register()
+def check_localization(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    errors: list[checks.CheckMessage] = []
+    if not apps.is_installed("wagtail_localize"):
+        errors.append(
+            checks.Error(
+                "wagtail-localize is not installed.",
+                hint="Add 'wagtail_localize' and 'wagtail_localize.locales' to INSTALLED_APPS.",
+                id="wagtail_bulk_translate.E001",
+            )
+        )
+    if not getattr(settings, "WAGTAIL_I18N_ENABLED", False):
+        errors.append(
+            checks.Error(
+                "Wagtail internationalisation is disabled.",
+                hint="Set WAGTAIL_I18N_ENABLED = True and WAGTAIL_CONTENT_LANGUAGES.",
+                id="wagtail_bulk_translate.E002",
+            )
+        )
+    return errors
+
+
+@checks.register()
+def check_translator(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    class_path = configured_translator()["CLASS"]
+    try:
+        import_string(class_path)
+    except ImportError as err:
+        return [
+            checks.Error(
+                f"The machine translator class {class_path!r} cannot be imported: {err}.",
+                hint="Fix WAGTAIL_BULK_TRANSLATE['TRANSLATOR']['CLASS'] (or "
+                "WAGTAILLOCALIZE_MACHINE_TRANSLATOR).",
+                id="wagtail_bulk_translate.E003",
+            )
+        ]
+    return []
+
+
+@checks.register()
+def check_task_backend(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    conf = get_settings()
+    try:
+        backend = task_backends[conf.TASK_BACKEND]
+    except (InvalidTaskBackend, KeyError) as err:
+        return [
+            checks.Error(
+                f"The task backend {conf.TASK_BACKEND!r} is not configured: {err}.",
+                hint="Configure it in TASKS, e.g. django_tasks_db.DatabaseBackend.",
+                id="wagtail_bulk_translate.E004",
+            )
+        ]
+    errors: list[checks.CheckMessage] = []
+    if isinstance(backend, DummyBackend):
+        errors.append(
+            checks.Warning(
+                f"The task backend {conf.TASK_BACKEND!r} is a DummyBackend: runs never execute.",
+                hint="Use django_tasks_db.DatabaseBackend (or another real backend) with workers.",
+                id="wagtail_bulk_translate.W002",
+            )
+        )
+    if backend.queues and conf.QUEUE not in backend.queues:
+        errors.append(
+            checks.Error(
+                f"The queue {conf.QUEUE!r} is not in the task backend's QUEUES.",
+                hint=f"Add {conf.QUEUE!r} to TASKS[{conf.TASK_BACKEND!r}]['QUEUES'].",
+                id="wagtail_bulk_translate.E006",
+            )
+        )
+    return errors

@@ -1,0 +1,258 @@
+"""``manage.py bulk_translate``: start runs and report on them.
+
+Exit codes: 0 succeeded (or started, without --wait), 1 failed, 2 bad arguments,
+3 partially succeeded, 4 cancelled, 5 still running when --timeout expired.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from wagtail_bulk_translate.errors import BulkTranslateError
+from wagtail_bulk_translate.models import (
+    ContentSource,
+    Mode,
+    PublishPolicy,
+    Run,
+    RunStatus,
+    UnitStatus,
+)
+from wagtail_bulk_translate.runs import resolve_locale, run_summary, start_run
+from wagtail_bulk_translate.scope import Scope, whole_site_scope
+
+EXIT_CODES = {
+    RunStatus.SUCCEEDED: 0,
+    RunStatus.FAILED: 1,
+    RunStatus.PARTIAL: 3,
+    RunStatus.CANCELLED: 4,
+    RunStatus.REVERTED: 0,
+}
+EXIT_BAD_ARGUMENTS = 2
+EXIT_TIMEOUT = 5
+
+
+def csv_list(value: str) -> list[str]:
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+class Command(BaseCommand):
+    help = "Machine-translate pages, snippets and settings into many locales in the background."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        sub = parser.add_subparsers(dest="action", required=True, parser_class=CommandParser)
+        start = sub.add_parser("start", help="Start a run.", called_from_command_line=True)
+        self.add_start_arguments(start)
+        status = sub.add_parser("status", help="Show a run.", called_from_command_line=True)
+        status.add_argument("run_id", nargs="?", type=int, help="Run id (default: latest).")
+        status.add_argument("--json", action="store_true", help="Print the run as JSON.")
+
+    def add_start_arguments(self, parser: CommandParser) -> None:
+        what = parser.add_argument_group("scope")
+        what.add_argument(
+            "--all",
+            action="store_true",
+            help="Every page tree, translatable snippet and setting of the source.",
+        )
+        what.add_argument(
+            "--subtree",
+            action="append",
+            type=int,
+            default=[],
+            metavar="PAGE_ID",
+            help="A page and its descendants (repeatable).",
+        )
+        what.add_argument(
+            "--page",
+            action="append",
+            type=int,
+            default=[],
+            metavar="PAGE_ID",
+            help="A single page (repeatable).",
+        )
+        what.add_argument(
+            "--snippets",
+            action="append",
+            default=[],
+            metavar="APP.MODEL",
+            help="Translatable snippet models (comma-separated, repeatable).",
+        )
+        what.add_argument(
+            "--settings",
+            action="append",
+            default=[],
+            metavar="APP.MODEL",
+            help="Settings models (comma-separated, repeatable).",
+        )
+        what.add_argument(
+            "--object",
+            action="append",
+            default=[],
+            metavar="APP.MODEL:PK",
+            help="One object (repeatable).",
+        )
+        what.add_argument(
+            "--exclude",
+            action="append",
+            default=[],
+            metavar="APP.MODEL",
+            help="Models to leave out (comma-separated, repeatable).",
+        )
+        how = parser.add_argument_group("run")
+        how.add_argument("--source", help="Source locale code (default: the default locale).")
+        how.add_argument(
+            "--locales", required=True, help="Target locale codes, comma-separated, or 'all'."
+        )
+        how.add_argument("--mode", default=Mode.CHANGED, choices=Mode.values)
+        how.add_argument("--publish", default=PublishPolicy.DRAFT, choices=PublishPolicy.values)
+        how.add_argument(
+            "--content",
+            default=ContentSource.LIVE,
+            choices=ContentSource.values,
+            help="Translate the live content or the latest draft.",
+        )
+        how.add_argument("--canary", type=int, metavar="N", help="Translate a sample of N units.")
+        wait = parser.add_argument_group("waiting")
+        wait.add_argument("--wait", action="store_true", help="Wait and show progress.")
+        wait.add_argument("--timeout", type=float, help="Give up waiting after N seconds.")
+        wait.add_argument("--json", action="store_true", help="Print the final summary as JSON.")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            if options["action"] == "status":
+                self.handle_status(options)
+            else:
+                self.handle_start(options)
+        except BulkTranslateError as err:
+            raise CommandError(str(err), returncode=EXIT_BAD_ARGUMENTS) from err
+
+    # --- status ------------------------------------------------------------------------------
+
+    def handle_status(self, options: dict[str, Any]) -> None:
+        run = self.get_run(options.get("run_id"))
+        summary = run_summary(run)
+        if options["json"]:
+            self.stdout.write(json.dumps(summary, indent=2))
+        else:
+            self.stdout.write(self.format_summary(summary))
+
+    def get_run(self, run_id: int | None) -> Run:
+        run = Run.objects.filter(pk=run_id).first() if run_id else Run.objects.first()
+        if run is None:
+            message = f"Run {run_id} does not exist." if run_id else "There are no runs yet."
+            raise CommandError(message, returncode=EXIT_BAD_ARGUMENTS)
+        return run
+
+    # --- start -------------------------------------------------------------------------------
+
+    def handle_start(self, options: dict[str, Any]) -> None:
+        source = resolve_locale(options["source"]) if options["source"] else None
+        if source is None:
+            from wagtail.models import Locale
+
+            source = Locale.get_default()
+        run = start_run(
+            scope=self.build_scope(options, source),
+            source_locale=source,
+            target_locales=self.target_codes(options["locales"], source),
+            mode=options["mode"],
+            publish_policy=options["publish"],
+            content_source=options["content"],
+            canary_size=options["canary"],
+        )
+        self.stderr.write(
+            f"Started {run} — follow it with: manage.py bulk_translate status {run.pk}"
+        )
+        if options["wait"]:
+            self.wait_for(run, options["timeout"], as_json=options["json"])
+
+    def target_codes(self, value: str, source) -> list[str]:
+        from wagtail.models import Locale
+
+        if value.strip().lower() == "all":
+            return list(
+                Locale.objects.exclude(pk=source.pk).values_list("language_code", flat=True)
+            )
+        return csv_list(value)
+
+    def build_scope(self, options: dict[str, Any], source) -> Scope:
+        scope = whole_site_scope(source) if options["all"] else Scope()
+        scope.pages += [{"id": pk, "descendants": True} for pk in options["subtree"]]
+        scope.pages += [{"id": pk, "descendants": False} for pk in options["page"]]
+        scope.snippets += [m for value in options["snippets"] for m in csv_list(value)]
+        scope.settings += [m for value in options["settings"] for m in csv_list(value)]
+        scope.exclude_models += [m for value in options["exclude"] for m in csv_list(value)]
+        for item in options["object"]:
+            label, sep, pk = item.rpartition(":")
+            if not sep or not label or not pk:
+                raise CommandError(
+                    f"--object takes APP.MODEL:PK, got {item!r}.", returncode=EXIT_BAD_ARGUMENTS
+                )
+            scope.objects.append([label, pk])
+        return scope
+
+    # --- waiting -----------------------------------------------------------------------------
+
+    def wait_for(self, run: Run, timeout: float | None, *, as_json: bool) -> None:
+        deadline = time.monotonic() + timeout if timeout else None
+        last_line = ""
+        while True:
+            run.refresh_from_db()
+            counts = run.unit_counts()
+            line = self.progress_line(run, counts)
+            if line != last_line:
+                self.write_progress(line)
+                last_line = line
+            if run.is_finished:
+                break
+            if deadline and time.monotonic() > deadline:
+                self.stderr.write("\nStill running; stopped waiting (--timeout).")
+                sys.exit(EXIT_TIMEOUT)
+            time.sleep(0.5)
+        self.stderr.write("")
+        summary = run_summary(run)
+        self.stdout.write(
+            json.dumps(summary, indent=2) if as_json else self.format_summary(summary)
+        )
+        code = EXIT_CODES.get(run.status, 1)
+        if code:
+            sys.exit(code)
+
+    def progress_line(self, run: Run, counts: dict[str, int]) -> str:
+        total = run.units_total
+        done = sum(counts[s] for s in UnitStatus.terminal)
+        width = 30
+        filled = int(width * done / total) if total else 0
+        bar = "#" * filled + "-" * (width - filled)
+        suffix = "" if run.enumeration_done else " (enumerating…)"
+        return (
+            f"[{bar}] {done}/{total} units · {counts['succeeded']} ok · "
+            f"{counts['skipped']} skipped · {counts['failed']} failed · {run.status}{suffix}"
+        )
+
+    def write_progress(self, line: str) -> None:
+        if self.stderr.isatty():
+            self.stderr.write("\r" + line, ending="")
+        else:
+            self.stderr.write(line)
+
+    def format_summary(self, summary: dict[str, Any]) -> str:
+        units = ", ".join(f"{status} {n}" for status, n in summary["units"].items() if n)
+        errors = ", ".join(f"{code} {n}" for code, n in summary["errors"].items())
+        lines = [
+            f"Run #{summary['id']} ({'canary' if summary['canary'] else summary['mode']}): "
+            f"{summary['status']}",
+            f"  {summary['source_locale']} → {', '.join(summary['target_locales'])}",
+            f"  units: {summary['units_total']} ({units or 'none yet'})",
+            f"  strings translated: {summary['strings_translated']}, "
+            f"characters billed: {summary['billed_characters']}",
+        ]
+        if errors:
+            lines.append(f"  reasons: {errors}")
+        if summary["duration_seconds"] is not None:
+            lines.append(f"  time: {summary['duration_seconds']} s")
+        return "\n".join(lines)

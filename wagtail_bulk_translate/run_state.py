@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from django.db.models import Exists, OuterRef
+from datetime import datetime
+
+from django.db.models import Exists, Min, OuterRef
+from django.db.models.functions import Coalesce, Now
 from django.utils import timezone
 
 from .models import Run, RunStatus, Unit, UnitStatus
@@ -38,3 +41,16 @@ def try_finish_run(run_id: int) -> bool:
         .update(status=final_status(counts), finished_at=timezone.now(), **totals)
     )
     return bool(updated)
+
+
+def next_wakeup(run_id: int) -> datetime | None:
+    """When a unit of a running run next becomes claimable (None: nothing left to claim)."""
+    if not Run.objects.filter(pk=run_id, status=RunStatus.RUNNING).exists():
+        return None
+    units = Unit.objects.filter(run_id=run_id)
+    pending = units.filter(status=UnitStatus.PENDING).aggregate(
+        first=Min(Coalesce("available_after", Now()))
+    )["first"]
+    held = units.filter(status=UnitStatus.RUNNING).aggregate(first=Min("lease_expires_at"))["first"]
+    candidates = [t for t in (pending, held) if t is not None]
+    return min(candidates) if candidates else None

@@ -19,7 +19,7 @@ from wagtail_localize.strings import StringValue
 
 from .errors import ErrorCode, UnitError
 from .text_kinds import is_non_prose
-from .translatable_settings import sites_serving
+from .translatable_settings import site_locale_map, sites_serving
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,13 @@ def target_row(instance: models.Model, locale) -> models.Model:
     if not site_ids:
         raise UnitError(ErrorCode.VALIDATION_ERROR, f"No site serves the locale {locale}.")
     return type(instance).for_site(Site.objects.get(pk=site_ids[0]))
+
+
+def target_rows(instance: models.Model, locale_ids: list[int]) -> dict[int, models.Model]:
+    """Existing target rows of a settings row, by locale id (for change detection)."""
+    served = {site_id: locale.pk for site_id, locale in site_locale_map().items()}
+    rows = type(instance)._default_manager.filter(site_id__in=list(served))
+    return {served[row.site_id]: row for row in rows if served[row.site_id] in set(locale_ids)}
 
 
 def snapshot_row(row: models.Model) -> dict[str, Any]:

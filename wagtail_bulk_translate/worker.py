@@ -201,7 +201,7 @@ def prepare_object(run: Run, token: str, obj: ObjectWork) -> None:
         raise UnitError(ErrorCode.SOURCE_DELETED, "The source object no longer exists.")
     obj.source_hash, _segments = hash_instance(obj.instance)
     if run.mode == Mode.CHANGED:
-        skip_unchanged(token, obj)
+        skip_unchanged(run, token, obj)
     open_units = [w for w in obj.units if not w.done]
     if not open_units:
         return
@@ -227,24 +227,30 @@ def load_source(run: Run, unit: Unit):
     return instance
 
 
-def skip_unchanged(token: str, obj: ObjectWork) -> None:
-    """Skip locales whose target exists and whose source hash is the one last translated."""
+def skip_unchanged(run: Run, token: str, obj: ObjectWork) -> None:
+    """Skip locales with nothing to do: same source hash as their last machine translation,
+    target present, and already in the live/draft state this run asks for."""
     first = obj.units[0].unit
     locale_ids = [w.unit.target_locale_id for w in obj.units]
     last_hashes = last_translated_hashes(first.object_key, locale_ids)
-    existing = existing_target_locales(obj.instance, locale_ids)
+    targets = load_targets(obj.instance, locale_ids) if last_hashes else {}
+    wants_publish = decide_publish(run, obj.instance)
     for work in obj.units:
         locale_id = work.unit.target_locale_id
-        if locale_id in existing and last_hashes.get(locale_id) == obj.source_hash:
-            claims.finish_unit(
-                work.unit,
-                token,
-                UnitStatus.SKIPPED,
-                error_code=ErrorCode.UNCHANGED,
-                error_message="Unchanged since its last machine translation.",
-                source_hash=obj.source_hash,
-            )
-            work.done = True
+        target = targets.get(locale_id)
+        if target is None or last_hashes.get(locale_id) != obj.source_hash:
+            continue
+        if wants_publish and getattr(target, "has_unpublished_changes", False):
+            continue  # e.g. a canary's draft that a full run now publishes
+        claims.finish_unit(
+            work.unit,
+            token,
+            UnitStatus.SKIPPED,
+            error_code=ErrorCode.UNCHANGED,
+            error_message="Unchanged since its last machine translation.",
+            source_hash=obj.source_hash,
+        )
+        work.done = True
 
 
 def last_translated_hashes(object_key, locale_ids: list[int]) -> dict[int, str]:
@@ -260,21 +266,6 @@ def last_translated_hashes(object_key, locale_ids: list[int]) -> dict[int, str]:
     for locale_id, value in rows:
         hashes.setdefault(locale_id, value)
     return hashes
-
-
-def existing_target_locales(instance, locale_ids: list[int]) -> set[int]:
-    if not isinstance(instance, TranslatableMixin):
-        return set(locale_ids)  # per-site settings: the target site's row always exists
-    qs = type(instance)._default_manager.filter(
-        translation_key=instance.translation_key, locale_id__in=locale_ids
-    )
-    if isinstance(instance, Page):
-        qs = Page.objects.filter(
-            translation_key=instance.translation_key,
-            locale_id__in=locale_ids,
-            alias_of__isnull=True,
-        )
-    return set(qs.values_list("locale_id", flat=True))
 
 
 def plan_units(run: Run, token: str, obj: ObjectWork, works: list[UnitWork]) -> None:
@@ -305,6 +296,8 @@ def plan_units(run: Run, token: str, obj: ObjectWork, works: list[UnitWork]) -> 
 
 
 def load_targets(instance, locale_ids: list[int]) -> dict[int, models.Model]:
+    if not isinstance(instance, TranslatableMixin):
+        return site_settings.target_rows(instance, locale_ids)
     model = Page if isinstance(instance, Page) else type(instance)
     qs = model._default_manager.filter(
         translation_key=instance.translation_key, locale_id__in=locale_ids

@@ -18,15 +18,28 @@ FR = 7
 
 def plan(strings, existing=None, mode=Mode.CHANGED, excluded=(), slug_value=None):
     return plan_strings(
-        strings, existing or {}, FR, mode=mode, excluded_fields=list(excluded),
+        strings,
+        existing or {},
+        FR,
+        mode=mode,
+        excluded_fields=list(excluded),
         slug_value=slug_value,
     )
 
 
 def test_hash_ignores_nothing_translatable_and_sees_text_changes():
-    a = [StringSegmentValue("title", StringValue("Hello")), TemplateSegmentValue("x", "html", "<p/>", 0)]
-    b = [StringSegmentValue("title", StringValue("Hello")), TemplateSegmentValue("x", "html", "<p/>", 0)]
-    c = [StringSegmentValue("title", StringValue("Hello!")), TemplateSegmentValue("x", "html", "<p/>", 0)]
+    a = [
+        StringSegmentValue("title", StringValue("Hello")),
+        TemplateSegmentValue("x", "html", "<p/>", 0),
+    ]
+    b = [
+        StringSegmentValue("title", StringValue("Hello")),
+        TemplateSegmentValue("x", "html", "<p/>", 0),
+    ]
+    c = [
+        StringSegmentValue("title", StringValue("Hello!")),
+        TemplateSegmentValue("x", "html", "<p/>", 0),
+    ]
     assert segment_hash(a) == segment_hash(b)
     assert segment_hash(a) != segment_hash(c)
 

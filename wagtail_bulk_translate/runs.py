@@ -6,6 +6,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
 from wagtail.models import Locale
 
 from .conf import SLUG_POLICIES, get_settings
@@ -100,7 +102,7 @@ def run_summary(run: Run) -> dict[str, Any]:
     totals = run.unit_totals()
     duration = None
     if run.started_at:
-        end = run.finished_at or run.started_at.__class__.now(run.started_at.tzinfo)
+        end = run.finished_at or timezone.now()
         duration = round((end - run.started_at).total_seconds(), 1)
     return {
         "id": run.pk,
@@ -114,6 +116,7 @@ def run_summary(run: Run) -> dict[str, Any]:
         "enumeration_done": run.enumeration_done,
         "units_total": run.units_total,
         "units": run.unit_counts(),
+        "units_by_locale": units_by_locale(run),
         "strings_translated": totals["strings_translated"],
         "billed_characters": totals["billed_characters"],
         "errors": error_breakdown(run),
@@ -126,9 +129,20 @@ def run_summary(run: Run) -> dict[str, Any]:
     }
 
 
-def error_breakdown(run: Run) -> dict[str, int]:
-    from django.db.models import Count
+def units_by_locale(run: Run) -> dict[str, dict[str, int]]:
+    """{locale code: {unit status: count}}, statuses without units left out."""
+    rows = (
+        run.units.values_list("target_locale__language_code", "status")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    result: dict[str, dict[str, int]] = {}
+    for code, status, n in rows:
+        result.setdefault(code, {})[status] = n
+    return {code: result[code] for code in sorted(result)}
 
+
+def error_breakdown(run: Run) -> dict[str, int]:
     rows = (
         run.units.exclude(error_code="")
         .values_list("error_code")

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import models
-from wagtail.models import Site
 from wagtail_localize.segments import StringSegmentValue
 from wagtail_localize.segments.extract import extract_segments
 from wagtail_localize.segments.ingest import ingest_segments
 from wagtail_localize.strings import StringValue
 
+from .conf import get_settings
 from .errors import ErrorCode, UnitError
 from .text_kinds import is_non_prose
 from .translatable_settings import site_locale_map, sites_serving
@@ -30,8 +30,12 @@ class TranslatedSegments:
 
 
 def translate_segments(instance: models.Model, source_locale, locale, translator):
-    """Extract and translate a settings row's strings (no database writes)."""
-    segments = extract_segments(instance)
+    """Extract and translate a settings row's strings (no database writes).
+
+    Excluded fields are left out of the result, so ingesting it never touches them.
+    """
+    excluded = set(get_settings().EXCLUDE_FIELDS.get(instance._meta.label, []))
+    segments = [s for s in extract_segments(instance) if s.path.split(".")[0] not in excluded]
     texts = {
         s.string.data
         for s in segments
@@ -60,10 +64,26 @@ def translate_segments(instance: models.Model, source_locale, locale, translator
 
 
 def target_row(instance: models.Model, locale) -> models.Model:
+    """The row of the site serving ``locale``; a new row starts as a copy of the source's."""
     site_ids = sites_serving(locale)
     if not site_ids:
-        raise UnitError(ErrorCode.VALIDATION_ERROR, f"No site serves the locale {locale}.")
-    return type(instance).for_site(Site.objects.get(pk=site_ids[0]))
+        raise UnitError(
+            ErrorCode.VALIDATION_ERROR,
+            f"No site serves the locale {locale}: map one in "
+            'WAGTAIL_BULK_TRANSLATE["SITE_LOCALES"].',
+        )
+    model = type(instance)
+    row = model._default_manager.filter(site_id=site_ids[0]).first()
+    if row is None:
+        row = model(
+            **{
+                f.attname: getattr(instance, f.attname)
+                for f in model._meta.concrete_fields
+                if not f.primary_key
+            }
+        )
+        row.site_id = site_ids[0]
+    return row
 
 
 def target_rows(instance: models.Model, locale_ids: list[int]) -> dict[int, models.Model]:
@@ -74,6 +94,8 @@ def target_rows(instance: models.Model, locale_ids: list[int]) -> dict[int, mode
 
 
 def snapshot_row(row: models.Model) -> dict[str, Any]:
+    if row.pk is None:
+        return {"existed": False}
     data = {f.attname: f.value_to_string(row) for f in row._meta.concrete_fields}
     return {"existed": True, "pk": str(row.pk), "fields": data}
 

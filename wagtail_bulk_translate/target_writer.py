@@ -22,7 +22,12 @@ from django.utils.text import slugify
 from wagtail.coreutils import find_available_slug
 from wagtail.models import DraftStateMixin, Page, RevisionMixin
 from wagtail_localize.fields import copy_synchronised_fields
-from wagtail_localize.models import StringSegment, TranslationLog, TranslationSource
+from wagtail_localize.models import (
+    StringSegment,
+    Translation,
+    TranslationLog,
+    TranslationSource,
+)
 from wagtail_localize.segments.ingest import ingest_segments
 
 from .errors import ErrorCode, UnitError
@@ -77,9 +82,21 @@ def write_target(source: TranslationSource, locale, *, user=None, publish: bool)
         target.full_clean()
         target.save()
         revision = None
+    register_translation(source, locale)
     TranslationLog.objects.create(source=source, locale=locale, revision=revision)
     published = publish or not isinstance(target, DraftStateMixin)
     return WrittenTarget(target, created, getattr(revision, "pk", None), published)
+
+
+def register_translation(source: TranslationSource, locale) -> None:
+    """Make the target a synced wagtail-localize translation, as its own buttons would.
+
+    Editors then fix machine output in wagtail-localize's translation editor, and later runs
+    tell the pipeline's targets from hand-made ones.
+    """
+    Translation.objects.get_or_create(
+        source=source, target_locale=locale, defaults={"enabled": True}
+    )
 
 
 def new_target(original: models.Model, locale) -> models.Model:

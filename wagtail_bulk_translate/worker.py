@@ -423,7 +423,7 @@ def write_unit(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
     store_strings(run, obj, work)
     publish = decide_publish(run, obj.instance)
     if run.is_canary and not can_be_draft(obj.instance):
-        finish_without_write(token, obj, work)
+        finish_without_write(token, obj, work)  # canary output is drafts only
         return
     if wait_for_parent(run, token, obj, work):
         return
@@ -604,6 +604,17 @@ def wait_for_parent(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> bo
 
 
 def write_site_setting(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
+    if run.is_canary:
+        # A site's settings row has no draft to review, and canary output is drafts only.
+        claims.finish_unit(
+            work.unit,
+            token,
+            UnitStatus.SKIPPED,
+            error_code=ErrorCode.CANARY_NOT_SAMPLED,
+            error_message="Site settings have no drafts: the full run translates them.",
+        )
+        work.done = True
+        return
     # Translate before opening the write transaction: no engine call while holding locks.
     locale = work.unit.target_locale
     translator = build_translator(run.translator_class, run.translator_options)

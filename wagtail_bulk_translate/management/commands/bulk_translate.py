@@ -20,8 +20,8 @@ from wagtail_bulk_translate.models import (
     PublishPolicy,
     Run,
     RunStatus,
-    UnitStatus,
 )
+from wagtail_bulk_translate.reporting import format_summary, progress_line
 from wagtail_bulk_translate.runs import resolve_locale, run_summary, start_run
 from wagtail_bulk_translate.scope import Scope, whole_site_scope
 
@@ -138,7 +138,7 @@ class Command(BaseCommand):
         if options["json"]:
             self.stdout.write(json.dumps(summary, indent=2))
         else:
-            self.stdout.write(self.format_summary(summary))
+            self.stdout.write(format_summary(summary))
 
     def get_run(self, run_id: int | None) -> Run:
         run = Run.objects.filter(pk=run_id).first() if run_id else Run.objects.first()
@@ -203,7 +203,7 @@ class Command(BaseCommand):
         while True:
             run.refresh_from_db()
             counts = run.unit_counts()
-            line = self.progress_line(run, counts)
+            line = progress_line(run, counts)
             if line != last_line:
                 self.write_progress(line)
                 last_line = line
@@ -215,44 +215,13 @@ class Command(BaseCommand):
             time.sleep(0.5)
         self.stderr.write("")
         summary = run_summary(run)
-        self.stdout.write(
-            json.dumps(summary, indent=2) if as_json else self.format_summary(summary)
-        )
+        self.stdout.write(json.dumps(summary, indent=2) if as_json else format_summary(summary))
         code = EXIT_CODES.get(run.status, 1)
         if code:
             sys.exit(code)
-
-    def progress_line(self, run: Run, counts: dict[str, int]) -> str:
-        total = run.units_total
-        done = sum(counts[s] for s in UnitStatus.terminal)
-        width = 30
-        filled = int(width * done / total) if total else 0
-        bar = "#" * filled + "-" * (width - filled)
-        suffix = "" if run.enumeration_done else " (enumerating…)"
-        return (
-            f"[{bar}] {done}/{total} units · {counts['succeeded']} ok · "
-            f"{counts['skipped']} skipped · {counts['failed']} failed · {run.status}{suffix}"
-        )
 
     def write_progress(self, line: str) -> None:
         if self.stderr.isatty():
             self.stderr.write("\r" + line, ending="")
         else:
             self.stderr.write(line)
-
-    def format_summary(self, summary: dict[str, Any]) -> str:
-        units = ", ".join(f"{status} {n}" for status, n in summary["units"].items() if n)
-        errors = ", ".join(f"{code} {n}" for code, n in summary["errors"].items())
-        lines = [
-            f"Run #{summary['id']} ({'canary' if summary['canary'] else summary['mode']}): "
-            f"{summary['status']}",
-            f"  {summary['source_locale']} → {', '.join(summary['target_locales'])}",
-            f"  units: {summary['units_total']} ({units or 'none yet'})",
-            f"  strings translated: {summary['strings_translated']}, "
-            f"characters billed: {summary['billed_characters']}",
-        ]
-        if errors:
-            lines.append(f"  reasons: {errors}")
-        if summary["duration_seconds"] is not None:
-            lines.append(f"  time: {summary['duration_seconds']} s")
-        return "\n".join(lines)

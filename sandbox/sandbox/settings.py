@@ -1,0 +1,146 @@
+"""Settings of the demo site, also the base of the test settings.
+
+Embedded defaults: SQLite (``SQLITE_PATH``, default ``sandbox/db.sqlite3``), the django-tasks
+database backend, and the pseudo translator. ``DATABASE_URL`` switches to PostgreSQL.
+"""
+
+import os
+from pathlib import Path
+
+import dj_database_url
+import django
+
+SANDBOX_DIR = Path(__file__).resolve().parent.parent
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "demo-only-not-secret")
+DEBUG = os.environ.get("DEBUG", "1") == "1"
+ALLOWED_HOSTS = ["*"]
+
+INSTALLED_APPS = [
+    "demo",
+    "wagtail_bulk_translate",
+    "wagtail_localize",
+    "wagtail_localize.locales",
+    "wagtail.contrib.settings",
+    "wagtail.contrib.redirects",
+    "wagtail.embeds",
+    "wagtail.sites",
+    "wagtail.users",
+    "wagtail.snippets",
+    "wagtail.documents",
+    "wagtail.images",
+    "wagtail.search",
+    "wagtail.admin",
+    "wagtail",
+    "modelcluster",
+    "taggit",
+    "django_tasks_db",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+]
+if django.VERSION < (6, 0):  # the django-tasks backport provides the tasks API before Django 6
+    INSTALLED_APPS.append("django_tasks")
+
+MIDDLEWARE = [
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "wagtail.contrib.redirects.middleware.RedirectMiddleware",
+]
+
+ROOT_URLCONF = "sandbox.urls"
+WSGI_APPLICATION = "sandbox.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.debug",
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "wagtail.contrib.settings.context_processors.settings",
+            ],
+        },
+    },
+]
+
+
+def database_from_environment() -> dict:
+    if os.environ.get("DATABASE_URL"):
+        return dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=0)
+    return {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": os.environ.get("SQLITE_PATH", str(SANDBOX_DIR / "db.sqlite3")),
+        "OPTIONS": {
+            # Several worker processes write at once: take the write lock when a transaction
+            # starts (no deadlocking upgrades), let readers run beside the writer, and wait.
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 30,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        },
+    }
+
+
+DATABASES = {"default": database_from_environment()}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+LANGUAGE_CODE = "en"
+LANGUAGES = WAGTAIL_CONTENT_LANGUAGES = [
+    ("en", "English"),
+    ("fr", "French"),
+    ("de", "German"),
+    ("es", "Spanish"),
+]
+USE_I18N = True
+WAGTAIL_I18N_ENABLED = True
+TIME_ZONE = "UTC"
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = SANDBOX_DIR / "static"
+MEDIA_URL = "/media/"
+MEDIA_ROOT = SANDBOX_DIR / "media"
+
+WAGTAIL_SITE_NAME = "Bulk translate demo"
+WAGTAILADMIN_BASE_URL = "http://localhost:8000"
+WAGTAILSEARCH_BACKENDS = {"default": {"BACKEND": "wagtail.search.backends.database"}}
+
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks_db.DatabaseBackend",
+        "QUEUES": ["default", "bulk_translate"],
+    },
+}
+
+WAGTAILLOCALIZE_MACHINE_TRANSLATOR = {
+    "CLASS": "wagtail_bulk_translate.translators.pseudo.PseudoTranslator",
+}
+
+WAGTAIL_BULK_TRANSLATE = {
+    # Sites that each serve one locale (site settings are translated between their rows).
+    "SITE_LOCALES": {"fr.localhost": "fr", "de.localhost": "de", "es.localhost": "es"},
+    # Never sent to the translator: a tracking id, and people's names.
+    "EXCLUDE_FIELDS": {"demo.SocialLinks": ["analytics_id"], "demo.Testimonial": ["author"]},
+    "UNITS_PER_CLAIM": 10,
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {
+        "wagtail_bulk_translate": {"handlers": ["console"], "level": "WARNING"},
+    },
+}

@@ -1,0 +1,11 @@
+from django.conf.urls.i18n import i18n_patterns
+from django.urls import include, path
+from wagtail import urls as wagtail_urls
+from wagtail.admin import urls as wagtailadmin_urls
+
+urlpatterns = [
+    path("admin/", include(wagtailadmin_urls)),
+]
+
+# Every locale is served under its language prefix: /en/..., /fr/..., /de/..., /es/...
+urlpatterns += i18n_patterns(path("", include(wagtail_urls)))

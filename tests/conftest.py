@@ -80,3 +80,17 @@ def start(task_queue, django_capture_on_commit_callbacks):
             return start_run(**kwargs)
 
     return _start
+
+
+@pytest.fixture
+def recording_translator(settings):
+    """Runs started in this test use RecordingTranslator (pseudo output, calls recorded)."""
+    from tests.translators import RecordingTranslator, translator_setting
+
+    RecordingTranslator.reset()
+    settings.WAGTAIL_BULK_TRANSLATE = {
+        **getattr(settings, "WAGTAIL_BULK_TRANSLATE", {}),
+        "TRANSLATOR": translator_setting(),
+    }
+    yield RecordingTranslator
+    RecordingTranslator.reset()

@@ -1,0 +1,50 @@
+"""Machine translators for tests: pseudo-localization that records its calls and can fail."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar
+
+from wagtail.models import Locale
+from wagtail_localize.strings import StringValue
+
+from wagtail_bulk_translate.translators.pseudo import PseudoTranslator
+
+RECORDING_TRANSLATOR = "tests.translators.RecordingTranslator"
+
+
+class RecordingTranslator(PseudoTranslator):
+    """Pseudo translator whose calls the test can inspect and whose output it can break.
+
+    State is class-level because the engine builds a fresh translator per claim; the
+    ``recording_translator`` fixture resets it around every test.
+    """
+
+    calls: ClassVar[list[tuple[str, list[str]]]] = []
+    # Return a different output (or raise) for a given source text.
+    overrides: ClassVar[dict[str, Callable[[str], str]]] = {}
+
+    def translate(
+        self, source_locale: Locale, target_locale: Locale, strings: Iterable[StringValue]
+    ) -> dict[StringValue, StringValue]:
+        strings = list(strings)
+        type(self).calls.append((target_locale.language_code, [s.data for s in strings]))
+        result = super().translate(source_locale, target_locale, strings)
+        for string in strings:
+            override = type(self).overrides.get(string.data)
+            if override is not None:
+                result[string] = StringValue(override(string.data))
+        return result
+
+    @classmethod
+    def reset(cls) -> None:
+        cls.calls = []
+        cls.overrides = {}
+
+    @classmethod
+    def texts_sent(cls, locale_code: str | None = None) -> list[str]:
+        return [t for code, texts in cls.calls if locale_code in (None, code) for t in texts]
+
+
+def translator_setting(**options: Any) -> dict[str, Any]:
+    return {"CLASS": RECORDING_TRANSLATOR, "OPTIONS": options}

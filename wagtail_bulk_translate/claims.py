@@ -78,6 +78,7 @@ def claim_units(run_id: int, limit: int) -> tuple[str, list[Unit]]:
             available_after=None,
             started_at=Now(),
         )
+        Run.objects.filter(pk=run_id).update(heartbeat_at=Now())
         units = list(
             Unit.objects.filter(lease_token=token)
             .select_related("target_locale", "content_type")
@@ -95,6 +96,58 @@ def release_unit(unit: Unit, token: str, delay_seconds: float) -> None:
         lease_expires_at=None,
         available_after=Now() + timedelta(seconds=delay_seconds),
     )
+
+
+def release_claim(token: str) -> int:
+    """Give back every unit still held under ``token`` (the run paused or stopped mid-claim)."""
+    return Unit.objects.filter(lease_token=token, status=UnitStatus.RUNNING).update(
+        status=UnitStatus.PENDING,
+        attempts=F("attempts") - 1,
+        lease_token=None,
+        lease_expires_at=None,
+        available_after=None,
+    )
+
+
+def renew_leases(token: str) -> int:
+    """Extend the lease of every unit held under ``token`` (long claims stay owned)."""
+    lease = timedelta(seconds=get_settings().LEASE_SECONDS)
+    return Unit.objects.filter(lease_token=token, status=UnitStatus.RUNNING).update(
+        lease_expires_at=Now() + lease
+    )
+
+
+def backoff_seconds(attempts: int) -> float:
+    conf = get_settings()
+    return min(
+        conf.RETRY_BACKOFF_SECONDS * 2 ** max(attempts - 1, 0), conf.RETRY_BACKOFF_MAX_SECONDS
+    )
+
+
+def retry_later(unit: Unit, token: str, code: str, message: str) -> str:
+    """A transient failure: back to pending after a back-off, or failed once attempts run out.
+
+    Returns the unit's new status.
+    """
+    if unit.attempts >= get_settings().MAX_ATTEMPTS:
+        finish_unit(
+            unit,
+            token,
+            UnitStatus.FAILED,
+            error_code=code,
+            error_message=f"{message} (gave up after {unit.attempts} attempts)",
+        )
+        return UnitStatus.FAILED
+    delay = timedelta(seconds=backoff_seconds(unit.attempts))
+    Unit.objects.filter(pk=unit.pk, lease_token=token, status=UnitStatus.RUNNING).update(
+        status=UnitStatus.PENDING,
+        lease_token=None,
+        lease_expires_at=None,
+        available_after=Now() + delay,
+        error_code=code,
+        error_message=f"{message} (attempt {unit.attempts}, retrying)",
+    )
+    return UnitStatus.PENDING
 
 
 def finish_unit(unit: Unit, token: str, status: str, **fields) -> bool:

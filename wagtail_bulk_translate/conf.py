@@ -19,6 +19,20 @@ Every key is optional. Defaults::
         # Leases on units and on the coordinator, and bounded attempts.
         "LEASE_SECONDS": 300,
         "MAX_ATTEMPTS": 3,
+        # Transient failures (rate limits, server errors, timeouts) come back after
+        # RETRY_BACKOFF_SECONDS * 2 ** (attempt - 1), at most RETRY_BACKOFF_MAX_SECONDS.
+        "RETRY_BACKOFF_SECONDS": 15,
+        "RETRY_BACKOFF_MAX_SECONDS": 600,
+        # A run paused because the translator's quota ran out tries again after this long.
+        "QUOTA_RETRY_SECONDS": 900,
+        # The janitor task re-queues itself this often while a run is active (None: never;
+        # run `manage.py bulk_translate_janitor` from cron instead).
+        "JANITOR_INTERVAL_SECONDS": 60,
+        # A running run with claimable work and no worker activity for this long gets new
+        # worker tasks from the janitor (their tasks died with a killed worker process).
+        "STALL_SECONDS": 120,
+        # How long after it finished a run can still be reverted.
+        "REVERT_WINDOW_DAYS": 30,
         # Page slugs of new targets: "derive" (slugify the translated title), "keep" (source
         # slug) or "translate" (machine-translate the slug). Existing targets keep their slug.
         "SLUG_POLICY": "derive",
@@ -55,6 +69,12 @@ class BulkTranslateSettings:
     WORKER_TIME_BUDGET_SECONDS: float = 60
     LEASE_SECONDS: int = 300
     MAX_ATTEMPTS: int = 3
+    RETRY_BACKOFF_SECONDS: float = 15
+    RETRY_BACKOFF_MAX_SECONDS: float = 600
+    QUOTA_RETRY_SECONDS: float = 900
+    JANITOR_INTERVAL_SECONDS: float | None = 60
+    STALL_SECONDS: float = 120
+    REVERT_WINDOW_DAYS: float = 30
     SLUG_POLICY: str = "derive"
     SITE_LOCALES: dict[str, str] = field(default_factory=dict)
     EXCLUDE_FIELDS: dict[str, list[str]] = field(default_factory=dict)

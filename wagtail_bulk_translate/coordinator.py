@@ -100,8 +100,11 @@ def commit_batch(run: Run, token: str, batch: Batch, target_ids: list[int], curs
     from .tasks import enqueue_workers
 
     with transaction.atomic():
-        # The token is the fence: a coordinator that lost its lease updates nothing.
-        advanced = Run.objects.filter(pk=run.pk, coordinator_token=token).update(
+        # The token is the fence: a coordinator that lost its lease, or whose run was paused
+        # or cancelled, updates nothing.
+        advanced = Run.objects.filter(
+            pk=run.pk, coordinator_token=token, status__in=[RunStatus.PENDING, RunStatus.RUNNING]
+        ).update(
             enumeration_cursor=batch.cursor,
             coordinator_lease_expires_at=Now() + timedelta(seconds=get_settings().LEASE_SECONDS),
         )

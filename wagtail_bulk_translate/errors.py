@@ -18,7 +18,9 @@ class ErrorCode(models.TextChoices):
     SYNC_STOPPED = "sync_stopped", _("Synced translation was stopped")
     MANUAL_EDITS_KEPT = "manual_edits_kept", _("Target edited outside the translation pipeline")
     TARGET_LOCKED = "target_locked", _("Target page is locked")
+    CANCELLED = "cancelled", _("The run was cancelled or stopped before this unit ran")
     # Failures.
+    SOURCE_CHANGED = "source_changed", _("Source changed while it was being translated")
     SOURCE_DELETED = "source_deleted", _("Source object was deleted")
     VALIDATION_ERROR = "validation_error", _("The translated object did not validate")
     INVALID_MARKUP = "invalid_markup", _("The translator returned broken markup")
@@ -45,13 +47,58 @@ class RunConfigurationError(BulkTranslateError):
 
 
 class UnitError(BulkTranslateError):
-    """A unit failed for a reason an editor can act on; carries a stable code."""
+    """A unit failed for a reason an editor can act on; carries a stable code.
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    ``transient`` errors are retried with back-off until the unit's attempts run out.
+    """
+
+    def __init__(self, code: ErrorCode, message: str, *, transient: bool = False) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.transient = transient
 
 
 class UnitSkipped(UnitError):
     """A unit was deliberately not written (sync stopped, manual edits kept, locked...)."""
+
+
+class TranslatorError(UnitError):
+    """A provider failure raised by a translator. Subclasses say how the run reacts."""
+
+    def __init__(
+        self,
+        message: str,
+        code: ErrorCode = ErrorCode.TRANSLATOR_ERROR,
+        *,
+        transient: bool = False,
+    ) -> None:
+        super().__init__(code, message, transient=transient)
+
+
+class TransientTranslatorError(TranslatorError):
+    """Rate limited, server error, timeout, dropped connection: retried with back-off."""
+
+    def __init__(self, message: str, code: ErrorCode = ErrorCode.TRANSLATOR_ERROR) -> None:
+        super().__init__(message, code, transient=True)
+
+
+class QuotaExceededError(TranslatorError):
+    """The provider's quota is used up: the run pauses instead of failing its units."""
+
+    def __init__(self, message: str = "The translator's character quota is used up.") -> None:
+        super().__init__(message, ErrorCode.QUOTA_EXCEEDED)
+
+
+class TranslatorConfigError(TranslatorError):
+    """Authentication or configuration is wrong: the run stops with one clear message."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, ErrorCode.AUTH_CONFIG)
+
+
+class TextTooLargeError(TranslatorError):
+    """One text exceeds what the provider accepts in a request."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, ErrorCode.TOO_LARGE)

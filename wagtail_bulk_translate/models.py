@@ -131,6 +131,11 @@ class Run(models.Model):
     coordinator_token = models.UUIDField(null=True, blank=True)
     coordinator_lease_expires_at = models.DateTimeField(null=True, blank=True)
 
+    # Last time a worker claimed units of this run: the janitor restarts stalled runs.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # When a deferred worker task is due to come back; one such task per run at a time.
+    wakeup_at = models.DateTimeField(null=True, blank=True)
+    reverted_at = models.DateTimeField(null=True, blank=True)
     units_total = models.PositiveIntegerField(default=0)
     strings_translated = models.PositiveBigIntegerField(default=0)
     billed_characters = models.PositiveBigIntegerField(default=0)
@@ -218,6 +223,9 @@ class Unit(models.Model):
 
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Revert outcome: when the unit's write was undone, or why it was refused.
+    reverted_at = models.DateTimeField(null=True, blank=True)
+    revert_refused = models.TextField(blank=True)
 
     objects = UnitQuerySet.as_manager()
 
@@ -252,3 +260,16 @@ class Unit(models.Model):
     def get_source_object(self):
         model = self.content_type.model_class()
         return model._default_manager.filter(pk=self.object_id).first()
+
+
+class JanitorLease(models.Model):
+    """A single row: which chain of janitor tasks is the live one (others exit)."""
+
+    token = models.UUIDField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("janitor lease")
+
+    def __str__(self) -> str:
+        return f"Janitor lease {self.token or '(free)'} until {self.expires_at}"

@@ -17,6 +17,7 @@ Every exception is caught per unit and recorded with a stable code and a readabl
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections import defaultdict
@@ -25,7 +26,7 @@ from html import unescape
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import models, transaction
+from django.db import OperationalError, models, transaction
 from django.utils import timezone
 from django.utils.html import strip_tags
 from django.utils.text import slugify
@@ -39,9 +40,15 @@ from wagtail_localize.models import (
 )
 from wagtail_localize.strings import StringValue, validate_translation_links
 
-from . import claims, site_settings
+from . import claims, controls, site_settings
 from .conf import get_settings
-from .errors import ErrorCode, UnitError, UnitSkipped
+from .errors import (
+    ErrorCode,
+    QuotaExceededError,
+    TranslatorConfigError,
+    UnitError,
+    UnitSkipped,
+)
 from .models import ContentSource, Mode, PublishPolicy, Run, Unit, UnitStatus
 from .run_state import try_finish_run
 from .scope import model_label
@@ -80,6 +87,7 @@ class ObjectWork:
     instance: Any = None
     source: TranslationSource | None = None
     source_hash: str = ""
+    version: str = ""
     strings: list[SourceString] = field(default_factory=list)
 
 
@@ -90,7 +98,11 @@ class WorkerOutcome:
 
 
 def process_run(run_id: int, time_budget: float | None = None) -> WorkerOutcome:
-    """Claim and process units of a run until none are claimable or the budget is spent."""
+    """Claim and process units of a run until none are claimable or the budget is spent.
+
+    A transient provider failure ends the loop early: the failed units come back after their
+    back-off, and so does this task (a run-wide back-off instead of hammering the provider).
+    """
     conf = get_settings()
     budget = conf.WORKER_TIME_BUDGET_SECONDS if time_budget is None else time_budget
     deadline = time.monotonic() + budget
@@ -101,26 +113,54 @@ def process_run(run_id: int, time_budget: float | None = None) -> WorkerOutcome:
         token, units = claims.claim_units(run_id, conf.UNITS_PER_CLAIM)
         if not units:
             break
-        process_claim(run, translator, token, units)
+        claim = Claim(run, token)
+        try:
+            process_claim(claim, translator, units)
+        except ClaimAborted:
+            claims.release_claim(token)
+            return WorkerOutcome(processed, more_work=False)
         processed += len(units)
+        if claim.transient_failures:
+            return WorkerOutcome(processed, more_work=False)
     else:
         return WorkerOutcome(processed, more_work=True)
     try_finish_run(run_id)
     return WorkerOutcome(processed, more_work=False)
 
 
-def process_claim(run: Run, translator, token: str, units: list[Unit]) -> None:
+class ClaimAborted(Exception):
+    """The run was paused or stopped mid-claim; the claim's open units are given back."""
+
+
+@dataclass
+class Claim:
+    """The units one worker holds under one lease token, and what happened to them."""
+
+    run: Run
+    token: str
+    transient_failures: int = 0
+    renewed_at: float = field(default_factory=time.monotonic)
+
+    def keep_lease(self) -> None:
+        """Renew the lease once a third of it has gone by, so long claims stay owned."""
+        if time.monotonic() - self.renewed_at > get_settings().LEASE_SECONDS / 3:
+            claims.renew_leases(self.token)
+            self.renewed_at = time.monotonic()
+
+
+def process_claim(claim: Claim, translator, units: list[Unit]) -> None:
+    run, token = claim.run, claim.token
     objects = group_by_object(units)
     for obj in objects:
-        guard_errors(run, token, obj.units, lambda obj=obj: prepare_object(run, token, obj))
-    for locale_id, works in pending_by_locale(objects).items():
-        guard_errors(
-            run, token, works, lambda w=works, loc=locale_id: translate_locale(run, translator, w)
-        )
+        guard_errors(claim, obj.units, lambda obj=obj: prepare_object(run, token, obj))
+    for works in pending_by_locale(objects).values():
+        claim.keep_lease()
+        guard_errors(claim, works, lambda w=works: translate_locale(run, translator, w))
     for obj in objects:
         for work in obj.units:
             if not work.done:
-                guard_errors(run, token, [work], lambda o=obj, w=work: write_unit(run, token, o, w))
+                claim.keep_lease()
+                guard_errors(claim, [work], lambda o=obj, w=work: write_unit(run, token, o, w))
 
 
 def group_by_object(units: list[Unit]) -> list[ObjectWork]:
@@ -142,17 +182,45 @@ def pending_by_locale(objects: list[ObjectWork]) -> dict[int, list[UnitWork]]:
 # --- error handling -------------------------------------------------------------------------
 
 
-def guard_errors(run: Run, token: str, works: list[UnitWork], step) -> None:
-    """Run a step; on failure record it on every still-open unit of ``works``."""
+def guard_errors(claim: Claim, works: list[UnitWork], step) -> None:
+    """Run a step; on failure record it on every still-open unit of ``works``.
+
+    Quota exhausted pauses the run and a configuration error stops it (both abort the claim);
+    transient failures are retried later; anything else fails the units with a reason.
+    """
     try:
         step()
     except UnitSkipped as err:
-        close_units(token, works, UnitStatus.SKIPPED, err.code, err.message)
+        close_units(claim.token, works, UnitStatus.SKIPPED, err.code, err.message)
+    except QuotaExceededError as err:
+        pause_for_quota(claim.run, err.message)
+        raise ClaimAborted from err
+    except TranslatorConfigError as err:
+        close_units(claim.token, works, UnitStatus.FAILED, err.code, err.message)
+        controls.stop_run(claim.run.pk, err.code, err.message)
+        raise ClaimAborted from err
     except Exception as err:
-        code, message = describe_exception(err)
-        if code == ErrorCode.INTERNAL_ERROR:
-            logger.exception("Run %s: unexpected error in a unit", run.pk)
-        close_units(token, works, UnitStatus.FAILED, code, message)
+        failure = describe_exception(err)
+        if failure.code == ErrorCode.INTERNAL_ERROR:
+            logger.exception("Run %s: unexpected error in a unit", claim.run.pk)
+        if failure.transient:
+            claim.transient_failures += 1
+            retry_units(claim.token, works, failure)
+        else:
+            close_units(claim.token, works, UnitStatus.FAILED, failure.code, failure.message)
+
+
+def pause_for_quota(run: Run, message: str) -> None:
+    from .tasks import schedule_quota_retry
+
+    paused = controls.pause_run(
+        run.pk,
+        code=ErrorCode.QUOTA_EXCEEDED,
+        message=f"{message} The run is paused and tries again automatically; "
+        "you can also resume it once the quota is back.",
+    )
+    if paused:
+        schedule_quota_retry(run.pk)
 
 
 def close_units(token: str, works: list[UnitWork], status: str, code: str, message: str) -> None:
@@ -162,16 +230,37 @@ def close_units(token: str, works: list[UnitWork], status: str, code: str, messa
             work.done = True
 
 
-def describe_exception(err: Exception) -> tuple[str, str]:
-    """A stable error code and an editor-readable message for any exception."""
+def retry_units(token: str, works: list[UnitWork], failure: Failure) -> None:
+    for work in works:
+        if not work.done:
+            claims.retry_later(work.unit, token, failure.code, failure.message)
+            work.done = True
+
+
+@dataclass(frozen=True)
+class Failure:
+    code: str
+    message: str
+    transient: bool = False
+
+
+def describe_exception(err: Exception) -> Failure:
+    """A stable error code, an editor-readable message and whether retrying may help."""
     if isinstance(err, UnitError):
-        return err.code, err.message
+        return Failure(err.code, err.message, err.transient)
     if isinstance(err, SourceDeletedError):
-        return ErrorCode.SOURCE_DELETED, "The source object was deleted during the run."
+        return Failure(ErrorCode.SOURCE_DELETED, "The source object was deleted during the run.")
+    if isinstance(err, OperationalError):
+        # Lock timeouts, deadlocks, serialization failures: the database was busy.
+        return Failure(ErrorCode.INTERNAL_ERROR, f"The database was busy ({err}).", True)
+    if isinstance(err, (ConnectionError, TimeoutError)):
+        return Failure(
+            ErrorCode.TRANSLATOR_ERROR, f"The translator could not be reached ({err}).", True
+        )
     validation = find_validation_error(err)
     if validation is not None:
-        return ErrorCode.VALIDATION_ERROR, validation_message(validation)
-    return ErrorCode.INTERNAL_ERROR, f"{type(err).__name__}: {err}"
+        return Failure(ErrorCode.VALIDATION_ERROR, validation_message(validation))
+    return Failure(ErrorCode.INTERNAL_ERROR, f"{type(err).__name__}: {err}")
 
 
 def find_validation_error(err: BaseException | None) -> ValidationError | None:
@@ -199,6 +288,7 @@ def prepare_object(run: Run, token: str, obj: ObjectWork) -> None:
     obj.instance = load_source(run, first)
     if obj.instance is None:
         raise UnitError(ErrorCode.SOURCE_DELETED, "The source object no longer exists.")
+    obj.version = source_version(obj.instance)
     obj.source_hash, _segments = hash_instance(obj.instance)
     if run.mode == Mode.CHANGED:
         skip_unchanged(run, token, obj)
@@ -211,6 +301,35 @@ def prepare_object(run: Run, token: str, obj: ObjectWork) -> None:
         obj.source, _created = TranslationSource.update_or_create_from_instance(obj.instance)
     obj.strings = load_source_strings(obj.source)
     plan_units(run, token, obj, open_units)
+
+
+# Tree bookkeeping that changes when pages are added under the source, not the source itself.
+NOT_SOURCE_CONTENT = {"numchild"}
+
+
+def source_version(instance) -> str:
+    """A fingerprint of the source's database row, to notice an edit made mid-unit."""
+    model = type(instance)
+    fields = [f for f in model._meta.concrete_fields if f.attname not in NOT_SOURCE_CONTENT]
+    row = (
+        model._default_manager.filter(pk=instance.pk)
+        .values_list(*[f.attname for f in fields])
+        .first()
+    )
+    if row is None:
+        return ""
+    prepared = [f.get_prep_value(value) for f, value in zip(fields, row, strict=True)]
+    return json.dumps(prepared, default=str, sort_keys=True)
+
+
+def check_source_unchanged(obj: ObjectWork) -> None:
+    """Refuse a stale write: the source changed after it was extracted (retried later)."""
+    if source_version(obj.instance) != obj.version:
+        raise UnitError(
+            ErrorCode.SOURCE_CHANGED,
+            "The source was edited while it was being translated; it will be translated again.",
+            transient=True,
+        )
 
 
 def load_source(run: Run, unit: Unit):
@@ -277,6 +396,7 @@ def plan_units(run: Run, token: str, obj: ObjectWork, works: list[UnitWork]) -> 
     }
     targets = load_targets(obj.instance, locale_ids)
     excluded = get_settings().EXCLUDE_FIELDS.get(model_label(type(obj.instance)), [])
+    done_by_canary = translated_by_canary(run, obj)
     for work in works:
         locale_id = work.unit.target_locale_id
         work.target = targets.get(locale_id)
@@ -289,10 +409,24 @@ def plan_units(run: Run, token: str, obj: ObjectWork, works: list[UnitWork]) -> 
             obj.strings,
             existing,
             locale_id,
-            mode=run.mode,
+            # What a promoted canary already translated is kept, never re-billed.
+            mode=Mode.CHANGED if locale_id in done_by_canary else run.mode,
             excluded_fields=excluded,
             slug_value=slug_for(run, obj, work),
         )
+
+
+def translated_by_canary(run: Run, obj: ObjectWork) -> set[int]:
+    """Target locales of this object that the canary this run was promoted from translated."""
+    if not run.promoted_from_id or run.mode == Mode.CHANGED:
+        return set()
+    return set(
+        Unit.objects.filter(
+            run_id=run.promoted_from_id,
+            object_key=obj.units[0].unit.object_key,
+            status=UnitStatus.SUCCEEDED,
+        ).values_list("target_locale_id", flat=True)
+    )
 
 
 def load_targets(instance, locale_ids: list[int]) -> dict[int, models.Model]:
@@ -431,6 +565,7 @@ def write_unit(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
         if not claims.hold_lease(work.unit, token):
             work.done = True
             return  # lost the lease: a newer attempt owns this unit now
+        check_source_unchanged(obj)
         check_complete(obj.source, work.unit.target_locale)
         revert_state = snapshot_target(work.target)
         written = write_target(
@@ -625,6 +760,7 @@ def write_site_setting(run: Run, token: str, obj: ObjectWork, work: UnitWork) ->
         if not claims.hold_lease(work.unit, token):
             work.done = True
             return
+        check_source_unchanged(obj)
         row = site_settings.target_row(obj.instance, locale)
         revert_state = site_settings.snapshot_row(row)
         site_settings.apply_segments(obj.instance, row, run.source_locale, locale, translated)

@@ -18,6 +18,7 @@ from wagtail_localize.strings import StringValue
 
 from .conf import get_settings
 from .errors import ErrorCode, UnitError
+from .snapshots import serialize
 from .text_kinds import is_non_prose
 from .translatable_settings import site_locale_map, sites_serving
 
@@ -96,8 +97,7 @@ def target_rows(instance: models.Model, locale_ids: list[int]) -> dict[int, mode
 def snapshot_row(row: models.Model) -> dict[str, Any]:
     if row.pk is None:
         return {"existed": False}
-    data = {f.attname: f.value_to_string(row) for f in row._meta.concrete_fields}
-    return {"existed": True, "pk": str(row.pk), "fields": data}
+    return {"existed": True, "pk": str(row.pk), "content": serialize(row)}
 
 
 def apply_segments(instance, row, source_locale, locale, translated: TranslatedSegments):

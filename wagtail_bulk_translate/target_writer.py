@@ -31,6 +31,7 @@ from wagtail_localize.models import (
 from wagtail_localize.segments.ingest import ingest_segments
 
 from .errors import ErrorCode, UnitError
+from .snapshots import serialize
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class WrittenTarget:
     created: bool
     revision_id: int | None
     published: bool
+    translation_created: bool
 
 
 def can_be_draft(instance: models.Model) -> bool:
@@ -49,12 +51,14 @@ def snapshot_target(target: models.Model | None) -> dict[str, Any]:
     """What revert needs to restore a target to its state before this unit wrote it."""
     if target is None:
         return {"existed": False}
-    state: dict[str, Any] = {"existed": True, "pk": str(target.pk)}
+    state: dict[str, Any] = {"existed": True, "pk": str(target.pk), "content": serialize(target)}
     if isinstance(target, RevisionMixin):
         state["latest_revision_id"] = target.latest_revision_id
     if isinstance(target, DraftStateMixin):
         state["live"] = target.live
         state["live_revision_id"] = target.live_revision_id
+    if isinstance(target, Page):
+        state["has_unpublished_changes"] = target.has_unpublished_changes
     return state
 
 
@@ -82,21 +86,24 @@ def write_target(source: TranslationSource, locale, *, user=None, publish: bool)
         target.full_clean()
         target.save()
         revision = None
-    register_translation(source, locale)
+    translation_created = register_translation(source, locale)
     TranslationLog.objects.create(source=source, locale=locale, revision=revision)
     published = publish or not isinstance(target, DraftStateMixin)
-    return WrittenTarget(target, created, getattr(revision, "pk", None), published)
+    return WrittenTarget(
+        target, created, getattr(revision, "pk", None), published, translation_created
+    )
 
 
-def register_translation(source: TranslationSource, locale) -> None:
+def register_translation(source: TranslationSource, locale) -> bool:
     """Make the target a synced wagtail-localize translation, as its own buttons would.
 
     Editors then fix machine output in wagtail-localize's translation editor, and later runs
     tell the pipeline's targets from hand-made ones.
     """
-    Translation.objects.get_or_create(
+    _translation, created = Translation.objects.get_or_create(
         source=source, target_locale=locale, defaults={"enabled": True}
     )
+    return created
 
 
 def new_target(original: models.Model, locale) -> models.Model:

@@ -126,3 +126,14 @@ def enqueue_coordinator(run_id: int) -> None:
 def enqueue_workers(run_id: int, claimable_units: int) -> None:
     for _ in range(workers_needed(claimable_units)):
         configured(process_units).enqueue(run_id)
+
+
+@task()
+def revert_units(run_id: int) -> dict:
+    """Revert a run's units for one time budget; re-queues itself until all are done."""
+    from .revert import revert_some
+
+    done = revert_some(run_id, get_settings().WORKER_TIME_BUDGET_SECONDS)
+    if not done:
+        configured(revert_units).enqueue(run_id)
+    return {"done": done}

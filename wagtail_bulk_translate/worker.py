@@ -17,7 +17,6 @@ Every exception is caught per unit and recorded with a stable code and a readabl
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections import defaultdict
@@ -60,6 +59,7 @@ from .segments import (
     load_source_strings,
     plan_strings,
 )
+from .snapshots import row_fingerprint
 from .target_writer import can_be_draft, check_complete, snapshot_target, write_target
 from .translators.loading import build_translator
 
@@ -77,6 +77,8 @@ class UnitWork:
     translated: dict[SourceString, str] = field(default_factory=dict)
     billed: int = 0
     done: bool = False
+    # StringTranslations this unit created or changed, for revert.
+    string_changes: dict[str, list] = field(default_factory=dict)
 
 
 @dataclass
@@ -288,7 +290,7 @@ def prepare_object(run: Run, token: str, obj: ObjectWork) -> None:
     obj.instance = load_source(run, first)
     if obj.instance is None:
         raise UnitError(ErrorCode.SOURCE_DELETED, "The source object no longer exists.")
-    obj.version = source_version(obj.instance)
+    obj.version = row_fingerprint(obj.instance)
     obj.source_hash, _segments = hash_instance(obj.instance)
     if run.mode == Mode.CHANGED:
         skip_unchanged(run, token, obj)
@@ -303,28 +305,9 @@ def prepare_object(run: Run, token: str, obj: ObjectWork) -> None:
     plan_units(run, token, obj, open_units)
 
 
-# Tree bookkeeping that changes when pages are added under the source, not the source itself.
-NOT_SOURCE_CONTENT = {"numchild"}
-
-
-def source_version(instance) -> str:
-    """A fingerprint of the source's database row, to notice an edit made mid-unit."""
-    model = type(instance)
-    fields = [f for f in model._meta.concrete_fields if f.attname not in NOT_SOURCE_CONTENT]
-    row = (
-        model._default_manager.filter(pk=instance.pk)
-        .values_list(*[f.attname for f in fields])
-        .first()
-    )
-    if row is None:
-        return ""
-    prepared = [f.get_prep_value(value) for f, value in zip(fields, row, strict=True)]
-    return json.dumps(prepared, default=str, sort_keys=True)
-
-
 def check_source_unchanged(obj: ObjectWork) -> None:
     """Refuse a stale write: the source changed after it was extracted (retried later)."""
-    if source_version(obj.instance) != obj.version:
+    if row_fingerprint(obj.instance) != obj.version:
         raise UnitError(
             ErrorCode.SOURCE_CHANGED,
             "The source was edited while it was being translated; it will be translated again.",
@@ -585,6 +568,9 @@ def write_unit(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
                 **revert_state,
                 "created": written.created,
                 "revision_id": written.revision_id,
+                "translation_created": written.translation_created,
+                "strings": work.string_changes,
+                "written": row_fingerprint(written.instance),
             },
         )
     work.done = True
@@ -624,7 +610,7 @@ def store_strings(run: Run, obj: ObjectWork, work: UnitWork) -> None:
     }
     missing = [s for s in work.needs.to_translate if s not in work.translated]
     with transaction.atomic():
-        upsert_string_translations(run, work.unit.target_locale_id, values)
+        work.string_changes = upsert_string_translations(run, work.unit.target_locale_id, values)
     if invalid:
         raise UnitError(
             ErrorCode.INVALID_MARKUP,
@@ -639,9 +625,12 @@ def store_strings(run: Run, obj: ObjectWork, work: UnitWork) -> None:
         )
 
 
-def upsert_string_translations(run: Run, locale_id: int, values: dict[SourceString, str]) -> None:
+def upsert_string_translations(
+    run: Run, locale_id: int, values: dict[SourceString, str]
+) -> dict[str, list]:
+    """Store machine translations; returns what changed: created keys, previous values."""
     if not values:
-        return
+        return {}
     existing = {
         (st.translation_of_id, st.context_id): st
         for st in StringTranslation.objects.filter(
@@ -660,7 +649,7 @@ def upsert_string_translations(run: Run, locale_id: int, values: dict[SourceStri
         "field_error": "",
         "updated_at": now,
     }
-    to_update, to_create = [], []
+    to_update, to_create, previous = [], [], []
     for s, data in values.items():
         row = existing.get((s.string_id, s.context_id))
         if row is None:
@@ -675,12 +664,34 @@ def upsert_string_translations(run: Run, locale_id: int, values: dict[SourceStri
                 )
             )
         else:
+            previous.append(string_translation_state(row))
             row.data = data
             for name, value in common.items():
                 setattr(row, name, value)
             to_update.append(row)
     StringTranslation.objects.bulk_create(to_create, ignore_conflicts=True)
     StringTranslation.objects.bulk_update(to_update, ["data", *common])
+    return {
+        "created": [[st.translation_of_id, st.context_id] for st in to_create],
+        "updated": previous,
+    }
+
+
+REVERTIBLE_STRING_FIELDS = (
+    "data",
+    "translation_type",
+    "tool_name",
+    "last_translated_by_id",
+    "has_error",
+    "field_error",
+    "updated_at",
+)
+
+
+def string_translation_state(row: StringTranslation) -> dict[str, Any]:
+    state = {name: getattr(row, name) for name in REVERTIBLE_STRING_FIELDS}
+    state["updated_at"] = row.updated_at.isoformat()
+    return {"id": row.pk, **state}
 
 
 def decide_publish(run: Run, instance) -> bool:
@@ -774,6 +785,6 @@ def write_site_setting(run: Run, token: str, obj: ObjectWork, work: UnitWork) ->
             billed_characters=translated.billed,
             source_hash=obj.source_hash,
             target_object_id=str(row.pk),
-            revert_state=revert_state,
+            revert_state={**revert_state, "written": row_fingerprint(row)},
         )
     work.done = True

@@ -1,4 +1,4 @@
-"""``manage.py bulk_translate``: start runs and report on them.
+"""``manage.py bulk_translate``: start runs, report on them, and control them.
 
 Exit codes: 0 succeeded (or started, without --wait), 1 failed, 2 bad arguments,
 3 partially succeeded, 4 cancelled, 5 still running when --timeout expired.
@@ -13,6 +13,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from wagtail_bulk_translate import controls, revert
 from wagtail_bulk_translate.errors import BulkTranslateError
 from wagtail_bulk_translate.models import (
     ContentSource,
@@ -32,6 +33,14 @@ EXIT_CODES = {
     RunStatus.CANCELLED: 4,
     RunStatus.REVERTED: 0,
 }
+CONTROL_HELP = {
+    "cancel": "Cancel a run: pending units are cancelled, units in flight finish.",
+    "pause": "Pause a run: no new work starts until it is resumed.",
+    "resume": "Resume a paused run.",
+    "retry": "Queue a run's failed units again (all, or by --model / --locale / --error-code).",
+    "promote": "Start the full run of a finished canary without redoing its units.",
+    "revert": "Undo what a run wrote (targets edited since are kept and reported).",
+}
 EXIT_BAD_ARGUMENTS = 2
 EXIT_TIMEOUT = 5
 
@@ -50,6 +59,17 @@ class Command(BaseCommand):
         status = sub.add_parser("status", help="Show a run.", called_from_command_line=True)
         status.add_argument("run_id", nargs="?", type=int, help="Run id (default: latest).")
         status.add_argument("--json", action="store_true", help="Print the run as JSON.")
+        for name, text in CONTROL_HELP.items():
+            control = sub.add_parser(name, help=text, called_from_command_line=True)
+            control.add_argument("run_id", type=int, help="Run id.")
+            if name == "retry":
+                control.add_argument("--model", action="append", default=[], metavar="APP.MODEL")
+                control.add_argument("--locale", action="append", default=[], metavar="CODE")
+                control.add_argument("--error-code", action="append", default=[], metavar="CODE")
+            if name in ("retry", "revert", "promote", "resume"):
+                control.add_argument("--wait", action="store_true", help="Wait and show progress.")
+                control.add_argument("--timeout", type=float, help="Give up after N seconds.")
+                control.add_argument("--json", action="store_true", help="Final summary as JSON.")
 
     def add_start_arguments(self, parser: CommandParser) -> None:
         what = parser.add_argument_group("scope")
@@ -125,8 +145,10 @@ class Command(BaseCommand):
         try:
             if options["action"] == "status":
                 self.handle_status(options)
-            else:
+            elif options["action"] == "start":
                 self.handle_start(options)
+            else:
+                self.handle_control(options)
         except BulkTranslateError as err:
             raise CommandError(str(err), returncode=EXIT_BAD_ARGUMENTS) from err
 
@@ -146,6 +168,57 @@ class Command(BaseCommand):
             message = f"Run {run_id} does not exist." if run_id else "There are no runs yet."
             raise CommandError(message, returncode=EXIT_BAD_ARGUMENTS)
         return run
+
+    # --- controls ----------------------------------------------------------------------------
+
+    def handle_control(self, options: dict[str, Any]) -> None:
+        action = options["action"]
+        run = self.get_run(options["run_id"])
+        if action == "cancel":
+            cancelled = controls.cancel_run(run.pk)
+            self.stdout.write(f"Cancelled {run}: {cancelled} pending unit(s) will not run.")
+        elif action == "pause":
+            if not controls.pause_run(run.pk):
+                raise CommandError(f"{run} is not running.", returncode=EXIT_BAD_ARGUMENTS)
+            self.stdout.write(f"Paused {run}; units in flight finish.")
+        elif action == "resume":
+            if not controls.resume_run(run.pk):
+                raise CommandError(f"{run} is not paused.", returncode=EXIT_BAD_ARGUMENTS)
+            self.stdout.write(f"Resumed {run}.")
+        elif action == "retry":
+            queued = controls.retry_failed(
+                run.pk,
+                models=options["model"],
+                locales=options["locale"],
+                error_codes=options["error_code"],
+            )
+            self.stdout.write(f"Queued {queued} failed unit(s) of {run} again.")
+        elif action == "promote":
+            run = controls.promote_canary(run.pk)
+            self.stdout.write(f"Started {run}, the full run of the canary.")
+        elif action == "revert":
+            revert.start_revert(run.pk)
+            self.stdout.write(f"Reverting {run} in the background.")
+            if options["wait"]:
+                self.wait_for_revert(run, options["timeout"])
+            return
+        if options.get("wait"):
+            self.wait_for(run, options["timeout"], as_json=options["json"])
+
+    def wait_for_revert(self, run: Run, timeout: float | None) -> None:
+        deadline = time.monotonic() + timeout if timeout else None
+        while True:
+            run.refresh_from_db()
+            summary = revert.revert_summary(run)
+            if run.status == RunStatus.REVERTED:
+                break
+            if deadline and time.monotonic() > deadline:
+                self.stderr.write("Still reverting; stopped waiting (--timeout).")
+                sys.exit(EXIT_TIMEOUT)
+            time.sleep(0.5)
+        self.stdout.write(f"{run}: {summary.reverted} unit(s) reverted, {summary.refused} refused.")
+        for unit in run.units.exclude(revert_refused="").select_related("target_locale")[:20]:
+            self.stdout.write(f"  refused {unit}: {unit.revert_refused}")
 
     # --- start -------------------------------------------------------------------------------
 

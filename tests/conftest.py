@@ -37,6 +37,10 @@ class TaskQueue:
 
     def run_next(self):
         result = self.pop()
+        if not result.task.module_path.startswith("wagtail_bulk_translate."):
+            # Wagtail's own tasks (search index updates) are not what these tests check, and
+            # may refer to rows a rolled-back transaction never kept.
+            return None
         with self.capture_on_commit(execute=True):
             return result.task.func(*result.args, **result.kwargs)
 

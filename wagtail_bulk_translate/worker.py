@@ -494,6 +494,17 @@ def translate_locale(run: Run, translator, works: list[UnitWork]) -> None:
             value = memory.get(s.data) or results.get(s.data)
             if value is not None:
                 work.translated[s] = value
+    persist_translations(run, locale, works)
+
+
+def persist_translations(run: Run, locale: Locale, works: list[UnitWork]) -> None:
+    """Store what was just paid for, for every unit of the call, before anything else can go
+    wrong: a unit retried after a crash or a failed write finds these strings and does not
+    send them again."""
+    with transaction.atomic():
+        for work in works:
+            valid = {s: v for s, v in work.translated.items() if valid_markup(s.data, v)}
+            work.string_changes = upsert_string_translations(run, locale.pk, valid)
 
 
 def call_translator(translator, source_locale, locale, texts: list[str]) -> dict[str, str]:
@@ -601,16 +612,16 @@ def strip_tags_text(html: str) -> str:
 
 
 def store_strings(run: Run, obj: ObjectWork, work: UnitWork) -> None:
-    """Save what the unit translated as machine StringTranslations (its own transaction, so a
-    failing target write never loses strings already paid for)."""
+    """Store the strings copied rather than translated (non-prose, slug), then refuse to write
+    a target whose translated strings are broken or missing."""
     invalid = [s for s, text in work.translated.items() if not valid_markup(s.data, text)]
-    values = {
-        **{s: v for s, v in work.translated.items() if s not in invalid},
-        **work.needs.resolved,
-    }
     missing = [s for s in work.needs.to_translate if s not in work.translated]
     with transaction.atomic():
-        work.string_changes = upsert_string_translations(run, work.unit.target_locale_id, values)
+        copied = upsert_string_translations(run, work.unit.target_locale_id, work.needs.resolved)
+    work.string_changes = {
+        key: work.string_changes.get(key, []) + copied.get(key, [])
+        for key in ("created", "updated")
+    }
     if invalid:
         raise UnitError(
             ErrorCode.INVALID_MARKUP,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
@@ -48,3 +49,24 @@ class RecordingTranslator(PseudoTranslator):
 
 def translator_setting(**options: Any) -> dict[str, Any]:
     return {"CLASS": RECORDING_TRANSLATOR, "OPTIONS": options}
+
+
+class LoggingTranslator(PseudoTranslator):
+    """Pseudo translator for worker processes: every text sent is appended to a log file.
+
+    A text sent is a text billed, so the log shows whether any string was paid for twice.
+    """
+
+    def translate(
+        self, source_locale: Locale, target_locale: Locale, strings: Iterable[StringValue]
+    ) -> dict[StringValue, StringValue]:
+        strings = list(strings)
+        lines = "".join(json.dumps([target_locale.language_code, s.data]) + "\n" for s in strings)
+        with open(self.options["LOG_PATH"], "a", encoding="utf-8") as log:
+            log.write(lines)
+        return super().translate(source_locale, target_locale, strings)
+
+
+def read_translator_log(path) -> list[tuple[str, str]]:
+    with open(path, encoding="utf-8") as log:
+        return [tuple(json.loads(line)) for line in log if line.strip()]

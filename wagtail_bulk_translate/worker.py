@@ -77,6 +77,8 @@ class UnitWork:
     translated: dict[SourceString, str] = field(default_factory=dict)
     billed: int = 0
     done: bool = False
+    # Texts the translator refused: {error code: message}.
+    refused: dict[str, str] = field(default_factory=dict)
     # StringTranslations this unit created or changed, for revert.
     string_changes: dict[str, list] = field(default_factory=dict)
 
@@ -486,7 +488,10 @@ def translate_locale(run: Run, translator, works: list[UnitWork]) -> None:
             f"The translator cannot translate from {run.source_locale} into {locale}.",
         )
     results = call_translator(translator, run.source_locale, locale, to_send) if to_send else {}
+    # Optional translator contract: characters billed per text, and texts it refused with a
+    # reason (e.g. too large for one request) so only their units fail.
     billed = getattr(translator, "billed_characters", None) or {}
+    refused = getattr(translator, "failed_texts", None) or {}
     for text in to_send:
         texts[text].billed += int(billed.get(text, 0))
     for work in works:
@@ -494,6 +499,8 @@ def translate_locale(run: Run, translator, works: list[UnitWork]) -> None:
             value = memory.get(s.data) or results.get(s.data)
             if value is not None:
                 work.translated[s] = value
+            elif s.data in refused:
+                work.refused.setdefault(*refused[s.data])
     persist_translations(run, locale, works)
 
 
@@ -622,6 +629,9 @@ def store_strings(run: Run, obj: ObjectWork, work: UnitWork) -> None:
         key: work.string_changes.get(key, []) + copied.get(key, [])
         for key in ("created", "updated")
     }
+    if work.refused:
+        code, message = next(iter(work.refused.items()))
+        raise UnitError(code, f"{message} The target was not written.")
     if invalid:
         raise UnitError(
             ErrorCode.INVALID_MARKUP,

@@ -360,7 +360,8 @@ def test_status_shows_the_latest_run_by_default(site, run_command, task_queue):
 
     assert out.splitlines()[0] == f"Run #{latest.pk} (refresh): succeeded"
     assert "en → de, es" in out
-    assert "units: 2 (succeeded 2)" in out
+    # news and, for de and es, its untranslated parent (home): parents come along.
+    assert "units: 4 (succeeded 4)" in out
     assert f"Run #{first.pk}" not in out
 
 
@@ -431,7 +432,9 @@ def test_wait_on_a_partial_run_exits_3(site, waiting, recording_translator):
 
 
 def test_wait_on_a_failed_run_exits_1(site, waiting, recording_translator):
-    recording_translator.overrides["A quiet story"] = lambda text: LONG_TITLE
+    # The article and its untranslated parents (which come along) all fail.
+    for title in ("A quiet story", site.news.title, site.home.title):
+        recording_translator.overrides[title] = lambda text: LONG_TITLE
     waiting(drain=True)
 
     code, _out, _err = run_waiting("start", "--page", str(site.article.pk), "--locales", "fr")

@@ -37,6 +37,12 @@ class RecordingTranslator(PseudoTranslator):
                 result[string] = StringValue(override(string.data))
         return result
 
+    def can_translate(self, source_locale: Locale, target_locale: Locale) -> bool:
+        unsupported = self.options.get("UNSUPPORTED", ())
+        return target_locale.language_code not in unsupported and super().can_translate(
+            source_locale, target_locale
+        )
+
     @classmethod
     def reset(cls) -> None:
         cls.calls = []

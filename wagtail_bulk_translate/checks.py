@@ -28,6 +28,8 @@ def check_settings(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
         errors.append(
             checks.Error(
                 f"SLUG_POLICY must be one of {', '.join(SLUG_POLICIES)}.",
+                hint="Set WAGTAIL_BULK_TRANSLATE['SLUG_POLICY'] to 'derive', 'keep' or "
+                "'translate'.",
                 id="wagtail_bulk_translate.E005",
             )
         )
@@ -58,15 +60,27 @@ def check_localization(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
 
 @checks.register()
 def check_translator(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
-    class_path = configured_translator()["CLASS"]
+    hint = (
+        "Fix WAGTAIL_BULK_TRANSLATE['TRANSLATOR']['CLASS'] (or WAGTAILLOCALIZE_MACHINE_TRANSLATOR)."
+    )
+    try:
+        class_path = configured_translator()["CLASS"]
+    except (KeyError, TypeError, AttributeError):
+        return [
+            checks.Error(
+                "The machine translator setting must be a dict with a 'CLASS' import path "
+                "and optional 'OPTIONS'.",
+                hint=hint,
+                id="wagtail_bulk_translate.E003",
+            )
+        ]
     try:
         import_string(class_path)
     except ImportError as err:
         return [
             checks.Error(
                 f"The machine translator class {class_path!r} cannot be imported: {err}.",
-                hint="Fix WAGTAIL_BULK_TRANSLATE['TRANSLATOR']['CLASS'] (or "
-                "WAGTAILLOCALIZE_MACHINE_TRANSLATOR).",
+                hint=hint,
                 id="wagtail_bulk_translate.E003",
             )
         ]

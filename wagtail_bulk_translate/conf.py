@@ -33,6 +33,9 @@ Every key is optional. Defaults::
         "STALL_SECONDS": 120,
         # How long after it finished a run can still be reverted.
         "REVERT_WINDOW_DAYS": 30,
+        # Preflight cost: price per million billed characters, and its currency.
+        "PRICE_PER_MILLION_CHARACTERS": 20.0,
+        "CURRENCY": "EUR",
         # Page slugs of new targets: "derive" (slugify the translated title), "keep" (source
         # slug) or "translate" (machine-translate the slug). Existing targets keep their slug.
         "SLUG_POLICY": "derive",
@@ -75,6 +78,8 @@ class BulkTranslateSettings:
     JANITOR_INTERVAL_SECONDS: float | None = 60
     STALL_SECONDS: float = 120
     REVERT_WINDOW_DAYS: float = 30
+    PRICE_PER_MILLION_CHARACTERS: float = 20.0
+    CURRENCY: str = "EUR"
     SLUG_POLICY: str = "derive"
     SITE_LOCALES: dict[str, str] = field(default_factory=dict)
     EXCLUDE_FIELDS: dict[str, list[str]] = field(default_factory=dict)

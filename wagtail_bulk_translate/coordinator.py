@@ -75,10 +75,10 @@ def coordinate(run_id: int, token: str | None = None) -> TickResult:
     )
     run = Run.objects.select_related("source_locale").get(pk=run_id)
     conf = get_settings()
-    enumerator = Enumerator(
-        Scope.from_json(run.scope), run.source_locale, conf.ENUMERATION_BATCH_SIZE
-    )
     target_ids = list(run.target_locales.values_list("pk", flat=True))
+    enumerator = Enumerator(
+        Scope.from_json(run.scope), run.source_locale, conf.ENUMERATION_BATCH_SIZE, target_ids
+    )
     deadline = time.monotonic() + conf.COORDINATOR_TICK_SECONDS
     cursor, created, done = run.enumeration_cursor, 0, False
     try:

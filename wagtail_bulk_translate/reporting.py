@@ -37,3 +37,22 @@ def format_summary(summary: dict[str, Any]) -> str:
     if summary["duration_seconds"] is not None:
         lines.append(f"  time: {summary['duration_seconds']} s")
     return "\n".join(lines)
+
+
+def format_preflight(result) -> str:
+    kind = "exact" if result.exact else f"estimated from {result.sampled_objects} objects"
+    lines = [f"Units: {result.units_total}"]
+    for label, objects in result.objects_by_model.items():
+        lines.append(f"  {label}: {objects} object(s), {result.units_by_model[label]} unit(s)")
+    lines.append(f"To translate ({kind}):")
+    for code, strings in result.strings_to_translate.items():
+        characters = result.characters_to_bill[code]
+        lines.append(f"  {code}: {strings} string(s), {characters} billable character(s)")
+    lines.append(
+        f"Cost: about {result.estimated_cost} {result.currency} "
+        f"at {result.price_per_million} {result.currency} per million characters"
+    )
+    if result.usage:
+        lines.append(f"Translator usage: {result.usage}")
+    lines.extend(f"Warning: {warning}" for warning in result.warnings)
+    return "\n".join(lines)

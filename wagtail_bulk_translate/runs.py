@@ -14,7 +14,7 @@ from .conf import SLUG_POLICIES, get_settings
 from .errors import RunConfigurationError
 from .models import ContentSource, Mode, PublishPolicy, Run
 from .scope import Scope, validate_scope
-from .translators.loading import pinned_translator
+from .translators.loading import build_translator, pinned_translator
 
 
 def resolve_locale(value: Locale | str) -> Locale:
@@ -78,6 +78,7 @@ def start_run(
         raise RunConfigurationError("A canary needs at least one unit.")
     validate_scope(scope, source)
     translator_class, translator_options = pinned_translator()
+    refuse_unsupported_locales(translator_class, translator_options, source, targets)
     with transaction.atomic():
         run = Run.objects.create(
             scope=scope.to_json(),
@@ -94,6 +95,20 @@ def start_run(
         run.target_locales.set(targets)
         transaction.on_commit(lambda: enqueue_coordinator(run.pk))
     return run
+
+
+def refuse_unsupported_locales(class_path: str, options, source: Locale, targets) -> None:
+    """Refuse a run into locales the translator cannot do, before thousands of failures."""
+    try:
+        translator = build_translator(class_path, options)
+    except Exception as err:
+        raise RunConfigurationError(f"The translator {class_path} cannot be loaded: {err}") from err
+    unsupported = [t.language_code for t in targets if not translator.can_translate(source, t)]
+    if unsupported:
+        raise RunConfigurationError(
+            f"The translator cannot translate from {source.language_code} into "
+            f"{', '.join(unsupported)}. Remove those locales or configure another translator."
+        )
 
 
 def run_summary(run: Run) -> dict[str, Any]:

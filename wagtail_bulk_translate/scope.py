@@ -25,6 +25,7 @@ from typing import Any
 
 from django.apps import apps
 from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import ValidationError
 from django.db import models
 from wagtail.models import Locale, Page, TranslatableMixin
 
@@ -116,8 +117,16 @@ def validate_scope(scope: Scope, source_locale: Locale) -> None:
         validate_explicit_object(item, source_locale)
 
 
+def find(model: type[models.Model], pk: Any) -> models.Model | None:
+    """The object with this primary key, or None (also for a pk of the wrong type)."""
+    try:
+        return model._default_manager.filter(pk=pk).first()
+    except (ValueError, TypeError, ValidationError):
+        return None
+
+
 def validate_page_root(root: dict[str, Any], source_locale: Locale) -> None:
-    page = Page.objects.filter(pk=root.get("id")).first()
+    page = find(Page, root.get("id"))
     if page is None:
         raise ScopeError(f"Page {root.get('id')!r} does not exist.")
     if page.locale_id != source_locale.pk:
@@ -132,7 +141,7 @@ def validate_explicit_object(item: list[str], source_locale: Locale) -> None:
     label, pk = item
     model = resolve_model(label)
     check_translatable(model)
-    obj = model._default_manager.filter(pk=pk).first()
+    obj = find(model, pk)
     if obj is None:
         raise ScopeError(f"{label} {pk} does not exist.")
     if isinstance(obj, TranslatableMixin) and obj.locale_id != source_locale.pk:
@@ -142,10 +151,17 @@ def validate_explicit_object(item: list[str], source_locale: Locale) -> None:
 class Enumerator:
     """Streams a scope's objects in batches from a resumable cursor."""
 
-    def __init__(self, scope: Scope, source_locale: Locale, batch_size: int) -> None:
+    def __init__(
+        self,
+        scope: Scope,
+        source_locale: Locale,
+        batch_size: int,
+        target_locale_ids: list[int] | None = None,
+    ) -> None:
         self.scope = scope
         self.source_locale = source_locale
         self.batch_size = batch_size
+        self.target_locale_ids = target_locale_ids
         self.excluded_ct_ids = {
             ContentType.objects.get_for_model(resolve_model(label)).pk
             for label in scope.exclude_models
@@ -158,7 +174,11 @@ class Enumerator:
             model = resolve_model(label)
             kind = "site_setting" if is_site_setting(model) else "model"
             segments.append((kind, label))
-        segments.extend(("pages", root) for root in self._page_roots())
+        roots = self._page_roots()
+        if roots or self.scope.objects:
+            # Parents before children: untranslated ancestors outside the scope come first.
+            segments.append(("ancestors", roots))
+        segments.extend(("pages", root) for root in roots)
         if self.scope.objects:
             segments.append(("objects", None))
         return segments
@@ -198,6 +218,7 @@ class Enumerator:
             "model": self._read_model,
             "site_setting": self._read_site_settings,
             "objects": self._read_objects,
+            "ancestors": self._read_ancestors,
         }[kind]
         rows, last_key, exhausted = reader(arg, after, limit)
         return rows, (None if exhausted else last_key)
@@ -221,6 +242,51 @@ class Enumerator:
             if ct_id not in self.excluded_ct_ids
         ]
         return objects, (rows[-1][0] if rows else after), len(rows) < limit
+
+    def _read_ancestors(self, roots: list[dict[str, Any]], after: str | None, limit: int):
+        """Ancestors of the scope's pages that lack a translation in some target locale.
+
+        A translated page needs its parents translated first; rather than letting them be
+        created as untranslated copies, they become units of the run, for the locales that miss
+        them. Keyset on the path, so a recomputation between ticks cannot shift the cursor.
+        """
+        paths = [root["path"] for root in roots] + self._explicit_page_paths()
+        ancestor_paths = {
+            path[:end] for path in paths for end in range(2 * Page.steplen, len(path), Page.steplen)
+        }
+        covered = [root["path"] for root in roots]
+        ancestor_paths = {p for p in ancestor_paths if p not in covered}
+        if after is not None:
+            ancestor_paths = {p for p in ancestor_paths if p > after}
+        ancestors = Page.objects.filter(
+            path__in=ancestor_paths, locale=self.source_locale, alias_of__isnull=True
+        ).order_by("path")
+        rows = list(ancestors.values_list("path", "pk", "content_type_id", "translation_key"))
+        wanted = self._locales_missing([key for *_rest, key in rows])
+        objects = []
+        for path, pk, ct_id, key in rows[:limit]:
+            if wanted.get(key) and ct_id not in self.excluded_ct_ids:
+                objects.append(ScopedObject(ct_id, str(pk), key, frozenset(wanted[key])))
+            after = path
+        return objects, after, len(rows) <= limit
+
+    def _explicit_page_paths(self) -> list[str]:
+        pks = [pk for label, pk in self.scope.objects if issubclass(resolve_model(label), Page)]
+        return list(Page.objects.filter(pk__in=pks).values_list("path", flat=True))
+
+    def _locales_missing(self, keys: list[uuid.UUID]) -> dict[uuid.UUID, set[int]]:
+        targets = set(
+            self.target_locale_ids
+            if self.target_locale_ids is not None
+            else Locale.objects.exclude(pk=self.source_locale.pk).values_list("pk", flat=True)
+        )
+        present: dict[uuid.UUID, set[int]] = {key: set() for key in keys}
+        translated = Page.objects.filter(
+            translation_key__in=keys, locale_id__in=targets, alias_of__isnull=True
+        ).values_list("translation_key", "locale_id")
+        for key, locale_id in translated:
+            present[key].add(locale_id)
+        return {key: targets - locales for key, locales in present.items()}
 
     def _read_model(self, label: str, after: str | None, limit: int):
         model = resolve_model(label)

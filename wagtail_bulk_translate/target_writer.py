@@ -72,7 +72,7 @@ def write_target(source: TranslationSource, locale, *, user=None, publish: bool)
         target = new_target(original, locale)
         created = True
     was_live = bool(getattr(target, "live", False)) and not created
-    copy_synchronised_fields(original, target)
+    copy_synchronised_fields_keeping_state(original, target)
     segments = source._get_segments_for_translation(locale, fallback=True)
     ingest_segments(original, target, source.locale, locale, segments)
     if isinstance(target, Page):
@@ -94,6 +94,32 @@ def write_target(source: TranslationSource, locale, *, user=None, publish: bool)
     )
 
 
+# The target's own publishing and locking state, which wagtail-localize would otherwise copy
+# from the source as "synchronised" fields on models that are not pages.
+OWN_STATE_FIELDS = (
+    "live",
+    "has_unpublished_changes",
+    "first_published_at",
+    "last_published_at",
+    "live_revision_id",
+    "latest_revision_id",
+    "latest_revision_created_at",
+    "go_live_at",
+    "expire_at",
+    "expired",
+    "locked",
+    "locked_at",
+    "locked_by_id",
+)
+
+
+def copy_synchronised_fields_keeping_state(original: models.Model, target: models.Model) -> None:
+    own = {name: getattr(target, name) for name in OWN_STATE_FIELDS if hasattr(target, name)}
+    copy_synchronised_fields(original, target)
+    for name, value in own.items():
+        setattr(target, name, value)
+
+
 def register_translation(source: TranslationSource, locale) -> bool:
     """Make the target a synced wagtail-localize translation, as its own buttons would.
 
@@ -113,7 +139,13 @@ def new_target(original: models.Model, locale) -> models.Model:
         return original.copy_for_translation(locale, copy_parents=True)
     target = original.copy_for_translation(locale)
     if isinstance(target, DraftStateMixin):
+        # A new translation has never been published: none of the source's publishing
+        # history (live revision, publication dates) belongs to it.
         target.live = False
+        target.live_revision = None
+        target.first_published_at = target.last_published_at = None
+    if isinstance(target, RevisionMixin):
+        target.latest_revision = None
     return target
 
 
@@ -127,7 +159,8 @@ def save_page(page: Page, *, user, publish: bool, keep_row: bool):
     page.slug = find_available_slug(
         page.get_parent(), slugify(page.slug, allow_unicode=True), ignore_page_id=page.pk
     )
-    page.save()
+    page.full_clean()  # errors keyed by field, so the unit's reason names the field
+    page.save(clean=False)
     revision = page.save_revision(user=user, log_action=True)
     if publish:
         revision.publish(user=user, skip_permission_checks=True)
@@ -139,6 +172,7 @@ def save_draftable(instance: DraftStateMixin, *, user, publish: bool, was_live: 
         return instance.save_revision(user=user)
     if not was_live:
         instance.live = False
+    instance.full_clean()
     instance.save()
     revision = instance.save_revision(user=user)
     if publish:

@@ -17,6 +17,8 @@ Every exception is caught per unit and recorded with a stable code and a readabl
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import time
 from collections import defaultdict
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 from html import unescape
 from typing import Any
 
+from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.db import OperationalError, models, transaction
 from django.utils import timezone
@@ -37,6 +40,7 @@ from wagtail_localize.models import (
     TranslationLog,
     TranslationSource,
 )
+from wagtail_localize.segments import RelatedObjectSegmentValue
 from wagtail_localize.strings import StringValue, validate_translation_links
 
 from . import claims, controls, site_settings
@@ -90,7 +94,10 @@ class ObjectWork:
     units: list[UnitWork]
     instance: Any = None
     source: TranslationSource | None = None
-    source_hash: str = ""
+    # Change-detection hash per target locale (see locale_hashes).
+    hashes: dict[int, str] = field(default_factory=dict)
+    # Objects the source refers to (snippet choosers): their translation changes the target.
+    related_keys: set = field(default_factory=set)
     version: str = ""
     strings: list[SourceString] = field(default_factory=list)
 
@@ -293,7 +300,11 @@ def prepare_object(run: Run, token: str, obj: ObjectWork) -> None:
     if obj.instance is None:
         raise UnitError(ErrorCode.SOURCE_DELETED, "The source object no longer exists.")
     obj.version = row_fingerprint(obj.instance)
-    obj.source_hash, _segments = hash_instance(obj.instance)
+    source_hash, segments = hash_instance(obj.instance)
+    obj.hashes = locale_hashes(source_hash, segments, [w.unit.target_locale_id for w in obj.units])
+    obj.related_keys = {
+        s.translation_key for s in segments if isinstance(s, RelatedObjectSegmentValue)
+    }
     if run.mode == Mode.CHANGED:
         skip_unchanged(run, token, obj)
     open_units = [w for w in obj.units if not w.done]
@@ -315,6 +326,34 @@ def check_source_unchanged(obj: ObjectWork) -> None:
             "The source was edited while it was being translated; it will be translated again.",
             transient=True,
         )
+
+
+def locale_hashes(source_hash: str, segments: list, locale_ids: list[int]) -> dict[int, str]:
+    """The source hash, per target locale, plus which related objects exist in that locale.
+
+    A page chooses a snippet; until the snippet is translated the page's translation points to
+    the source-locale snippet. Once it is translated, the page must be written again to point
+    to it, although its own text did not change: the related objects available in the locale
+    are part of what the target depends on.
+    """
+    related: dict[int, set] = {}
+    for segment in segments:
+        if isinstance(segment, RelatedObjectSegmentValue):
+            related.setdefault(segment.content_type.pk, set()).add(segment.translation_key)
+    if not related:
+        return dict.fromkeys(locale_ids, source_hash)
+    available: dict[int, list[str]] = {locale_id: [] for locale_id in locale_ids}
+    for content_type_id, keys in related.items():
+        model = ContentType.objects.get_for_id(content_type_id).model_class()
+        rows = model._default_manager.filter(
+            translation_key__in=keys, locale_id__in=locale_ids
+        ).values_list("locale_id", "translation_key")
+        for locale_id, key in rows:
+            available[locale_id].append(f"{content_type_id}:{key}")
+    return {
+        locale_id: hashlib.sha256(json.dumps([source_hash, sorted(keys)]).encode()).hexdigest()
+        for locale_id, keys in available.items()
+    }
 
 
 def load_source(run: Run, unit: Unit):
@@ -339,11 +378,14 @@ def skip_unchanged(run: Run, token: str, obj: ObjectWork) -> None:
     last_hashes = last_translated_hashes(first.object_key, locale_ids)
     targets = load_targets(obj.instance, locale_ids) if last_hashes else {}
     wants_publish = decide_publish(run, obj.instance)
+    related_in_run = related_translated_by_run(run, obj)
     for work in obj.units:
         locale_id = work.unit.target_locale_id
         target = targets.get(locale_id)
-        if target is None or last_hashes.get(locale_id) != obj.source_hash:
+        if target is None or last_hashes.get(locale_id) != obj.hashes[locale_id]:
             continue
+        if locale_id in related_in_run:
+            continue  # a snippet it uses is being translated: point the target to it
         if wants_publish and getattr(target, "has_unpublished_changes", False):
             continue  # e.g. a canary's draft that a full run now publishes
         claims.finish_unit(
@@ -352,9 +394,20 @@ def skip_unchanged(run: Run, token: str, obj: ObjectWork) -> None:
             UnitStatus.SKIPPED,
             error_code=ErrorCode.UNCHANGED,
             error_message="Unchanged since its last machine translation.",
-            source_hash=obj.source_hash,
+            source_hash=obj.hashes[work.unit.target_locale_id],
         )
         work.done = True
+
+
+def related_translated_by_run(run: Run, obj: ObjectWork) -> set[int]:
+    """Locales in which this run translates an object the source refers to."""
+    if not obj.related_keys:
+        return set()
+    return set(
+        Unit.objects.filter(run_id=run.pk, object_key__in=obj.related_keys)
+        .filter(status__in=[*UnitStatus.in_flight, UnitStatus.SUCCEEDED])
+        .values_list("target_locale_id", flat=True)
+    )
 
 
 def last_translated_hashes(object_key, locale_ids: list[int]) -> dict[int, str]:
@@ -580,7 +633,7 @@ def write_unit(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
             error_message="",
             strings_translated=work.needs.count,
             billed_characters=work.billed,
-            source_hash=obj.source_hash,
+            source_hash=obj.hashes[work.unit.target_locale_id],
             target_object_id=str(written.instance.pk),
             revert_state={
                 **revert_state,
@@ -804,7 +857,7 @@ def write_site_setting(run: Run, token: str, obj: ObjectWork, work: UnitWork) ->
             error_message="",
             strings_translated=translated.strings,
             billed_characters=translated.billed,
-            source_hash=obj.source_hash,
+            source_hash=obj.hashes[work.unit.target_locale_id],
             target_object_id=str(row.pk),
             revert_state={**revert_state, "written": row_fingerprint(row)},
         )

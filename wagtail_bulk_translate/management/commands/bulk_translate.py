@@ -22,7 +22,8 @@ from wagtail_bulk_translate.models import (
     Run,
     RunStatus,
 )
-from wagtail_bulk_translate.reporting import format_summary, progress_line
+from wagtail_bulk_translate.preflight import preflight
+from wagtail_bulk_translate.reporting import format_preflight, format_summary, progress_line
 from wagtail_bulk_translate.runs import resolve_locale, run_summary, start_run
 from wagtail_bulk_translate.scope import Scope, whole_site_scope
 
@@ -136,6 +137,11 @@ class Command(BaseCommand):
             help="Translate the live content or the latest draft.",
         )
         how.add_argument("--canary", type=int, metavar="N", help="Translate a sample of N units.")
+        how.add_argument(
+            "--estimate",
+            action="store_true",
+            help="Only show what the run would translate and cost (nothing is started).",
+        )
         wait = parser.add_argument_group("waiting")
         wait.add_argument("--wait", action="store_true", help="Wait and show progress.")
         wait.add_argument("--timeout", type=float, help="Give up waiting after N seconds.")
@@ -163,9 +169,12 @@ class Command(BaseCommand):
             self.stdout.write(format_summary(summary))
 
     def get_run(self, run_id: int | None) -> Run:
-        run = Run.objects.filter(pk=run_id).first() if run_id else Run.objects.first()
+        runs = Run.objects.all()
+        run = runs.first() if run_id is None else runs.filter(pk=run_id).first()
         if run is None:
-            message = f"Run {run_id} does not exist." if run_id else "There are no runs yet."
+            message = (
+                "There are no runs yet." if run_id is None else f"Run {run_id} does not exist."
+            )
             raise CommandError(message, returncode=EXIT_BAD_ARGUMENTS)
         return run
 
@@ -206,13 +215,13 @@ class Command(BaseCommand):
             self.wait_for(run, options["timeout"], as_json=options["json"])
 
     def wait_for_revert(self, run: Run, timeout: float | None) -> None:
-        deadline = time.monotonic() + timeout if timeout else None
+        deadline = time.monotonic() + timeout if timeout is not None else None
         while True:
             run.refresh_from_db()
             summary = revert.revert_summary(run)
             if run.status == RunStatus.REVERTED:
                 break
-            if deadline and time.monotonic() > deadline:
+            if deadline is not None and time.monotonic() > deadline:
                 self.stderr.write("Still reverting; stopped waiting (--timeout).")
                 sys.exit(EXIT_TIMEOUT)
             time.sleep(0.5)
@@ -228,6 +237,9 @@ class Command(BaseCommand):
             from wagtail.models import Locale
 
             source = Locale.get_default()
+        if options["estimate"]:
+            self.print_estimate(options, source)
+            return
         run = start_run(
             scope=self.build_scope(options, source),
             source_locale=source,
@@ -242,6 +254,18 @@ class Command(BaseCommand):
         )
         if options["wait"]:
             self.wait_for(run, options["timeout"], as_json=options["json"])
+
+    def print_estimate(self, options: dict[str, Any], source) -> None:
+        result = preflight(
+            self.build_scope(options, source),
+            source,
+            self.target_codes(options["locales"], source),
+            mode=options["mode"],
+        )
+        if options["json"]:
+            self.stdout.write(json.dumps(result.as_dict(), indent=2))
+            return
+        self.stdout.write(format_preflight(result))
 
     def target_codes(self, value: str, source) -> list[str]:
         from wagtail.models import Locale
@@ -271,7 +295,7 @@ class Command(BaseCommand):
     # --- waiting -----------------------------------------------------------------------------
 
     def wait_for(self, run: Run, timeout: float | None, *, as_json: bool) -> None:
-        deadline = time.monotonic() + timeout if timeout else None
+        deadline = time.monotonic() + timeout if timeout is not None else None
         last_line = ""
         while True:
             run.refresh_from_db()
@@ -282,7 +306,7 @@ class Command(BaseCommand):
                 last_line = line
             if run.is_finished:
                 break
-            if deadline and time.monotonic() > deadline:
+            if deadline is not None and time.monotonic() > deadline:
                 self.stderr.write("\nStill running; stopped waiting (--timeout).")
                 sys.exit(EXIT_TIMEOUT)
             time.sleep(0.5)

@@ -84,7 +84,22 @@ def run_coordinator(task_queue, max_ticks: int = 50) -> None:
 
 
 def sampled_units(run):
+    """The sample itself (pending units also include the parents sampled pages need)."""
+    return run.units.filter(pk__in=choose_sample(run.pk, run.canary_size))
+
+
+def promoted_units(run):
     return run.units.exclude(error_code=ErrorCode.CANARY_NOT_SAMPLED)
+
+
+def parents_needed(run):
+    """Units of the sampled pages' ancestors, in the sampled pages' locales."""
+    wanted = set()
+    for unit in sampled_units(run):
+        page = Page.objects.filter(pk=unit.object_id, content_type_id=unit.content_type_id).first()
+        if page is not None:
+            wanted |= {(a.translation_key, unit.target_locale_id) for a in page.get_ancestors()}
+    return {u.pk for u in run.units.all() if (u.object_key, u.target_locale_id) in wanted}
 
 
 @pytest.mark.django_db
@@ -158,7 +173,8 @@ def test_no_worker_is_queued_before_the_sample_is_taken(canary_site, start, task
     assert run.enumeration_done
     assert ticks >= 9 // 2, "enumeration was not split into ticks"
     assert "process_units" in plugin_task_names(task_queue)
-    assert run.units.filter(status=UnitStatus.PENDING).count() == 4
+    pending = set(run.units.filter(status=UnitStatus.PENDING).values_list("pk", flat=True))
+    assert pending == set(sampled_units(run).values_list("pk", flat=True)) | parents_needed(run)
 
 
 @pytest.mark.django_db
@@ -167,7 +183,8 @@ def test_only_sampled_units_are_translated_the_others_are_skipped_for_free(
 ):
     run = start_canary(start, canary_site, 4)
     run_coordinator(task_queue)
-    sampled = set(sampled_units(run).values_list("pk", flat=True))
+    # The sample, plus the parents its pages need in their locales (written as drafts too).
+    sampled = set(sampled_units(run).values_list("pk", flat=True)) | parents_needed(run)
     task_queue.drain(max_tasks=500)
 
     run.refresh_from_db()
@@ -176,7 +193,7 @@ def test_only_sampled_units_are_translated_the_others_are_skipped_for_free(
     assert set(done.values_list("status", flat=True)) == {UnitStatus.SUCCEEDED}
     assert all(u.attempts == 1 and u.strings_translated > 0 for u in done)
     others = run.units.exclude(pk__in=sampled)
-    assert others.count() == 9 * 3 - 4
+    assert others.count() == 9 * 3 - len(sampled)
     for unit in others:
         assert unit.status == UnitStatus.SKIPPED
         assert unit.error_code == ErrorCode.CANARY_NOT_SAMPLED

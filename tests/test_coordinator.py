@@ -377,8 +377,12 @@ def test_the_run_stays_running_until_enumeration_is_done(
     [continuation] = plugin_tasks(task_queue, COORDINATE)
     task_queue.backend.results.remove(continuation)  # the coordinator is slow
 
-    # Workers finish every unit committed so far.
-    drain(task_queue)
+    # Workers finish every unit committed so far (and keep polling while enumeration goes on).
+    for _ in range(50):
+        if not Unit.objects.filter(run=run).exclude(status=UnitStatus.SUCCEEDED).exists():
+            break
+        task_queue.run_next()
+    assert plugin_tasks(task_queue, "process_units"), "the worker chain must stay alive"
     run.refresh_from_db()
     done = Unit.objects.filter(run=run)
     assert done.count() == BATCH_SIZE * 2

@@ -589,11 +589,6 @@ def test_quota_pauses_the_run_and_resume_finishes_it(
 
 
 @pytest.mark.django_db
-@pytest.mark.xfail(
-    strict=True,
-    reason="The engine drops a failed call's partial_results (worker.translate_locale), so "
-    "requests answered before the quota ran out are sent and billed again after resuming.",
-)
 def test_quota_running_out_mid_call_bills_nothing_twice(
     start, task_queue, deepl_runs, magazine, settings, django_capture_on_commit_callbacks
 ):
@@ -618,6 +613,8 @@ def test_quota_running_out_mid_call_bills_nothing_twice(
     assert run.status == RunStatus.SUCCEEDED
     floor = 2 * sum(billable_characters(t) for t in DISTINCT_SOURCE_STRINGS)
     assert deepl_runs.billed == floor
+    # What was billed before the pause is recorded on the units too.
+    assert run.billed_characters == floor
 
 
 @pytest.mark.django_db

@@ -82,10 +82,13 @@ def coordinate(run_id: int, token: str | None = None) -> TickResult:
     deadline = time.monotonic() + conf.COORDINATOR_TICK_SECONDS
     cursor, created, done = run.enumeration_cursor, 0, False
     try:
-        while not done and time.monotonic() < deadline:
+        # At least one batch per tick, however small the budget: every tick makes progress.
+        while True:
             batch = enumerator.next_batch(cursor)
             created += commit_batch(run, token, batch, target_ids, cursor)
             cursor, done = batch.cursor, batch.done
+            if done or time.monotonic() >= deadline:
+                break
     except LostCoordinatorLease:
         logger.info("Run %s: coordinator lease lost, tick stops", run_id)
         return TickResult(ran=True, units_created=created)
@@ -97,7 +100,7 @@ def coordinate(run_id: int, token: str | None = None) -> TickResult:
 
 def commit_batch(run: Run, token: str, batch: Batch, target_ids: list[int], cursor) -> int:
     """Insert a batch's units and advance the cursor atomically, only while holding the lease."""
-    from .tasks import enqueue_workers
+    from .tasks import enqueue_worker_tasks
 
     with transaction.atomic():
         # The token is the fence: a coordinator that lost its lease, or whose run was paused
@@ -112,9 +115,26 @@ def commit_batch(run: Run, token: str, batch: Batch, target_ids: list[int], curs
             raise LostCoordinatorLease
         pending = create_units(run, batch, target_ids, first_position=cursor_position(cursor))
         Run.objects.filter(pk=run.pk).update(units_total=F("units_total") + pending.total)
-        if pending.claimable and not run.is_canary:
-            transaction.on_commit(lambda: enqueue_workers(run.pk, pending.claimable))
+        chains = start_worker_chains(run, pending.claimable)
+        if chains:
+            transaction.on_commit(lambda: enqueue_worker_tasks(run.pk, chains))
     return pending.total
+
+
+def start_worker_chains(run: Run, claimable: int) -> int:
+    """How many worker task chains to start for new units; at most WORKER_CONCURRENCY per run.
+
+    A chain keeps going (re-queuing itself) while the run has work or is still enumerating,
+    so the coordinator starts chains once instead of queuing tasks for every batch.
+    """
+    if not claimable or run.is_canary:
+        return 0
+    limit = get_settings().WORKER_CONCURRENCY
+    running = Run.objects.select_for_update().values_list("worker_chains", flat=True).get(pk=run.pk)
+    chains = max(0, min(workers_needed(claimable), limit - running))
+    if chains:
+        Run.objects.filter(pk=run.pk).update(worker_chains=F("worker_chains") + chains)
+    return chains
 
 
 def cursor_position(cursor) -> int:
@@ -149,7 +169,8 @@ def create_units(run: Run, batch: Batch, target_ids: list[int], first_position: 
         )
         for index, obj in enumerate(batch.objects)
         for locale_id in target_ids
-        if obj.target_locale_ids is None or locale_id in obj.target_locale_ids
+        if locale_id != run.source_locale_id
+        and (obj.target_locale_ids is None or locale_id in obj.target_locale_ids)
     ]
     if not wanted:
         return CreatedUnits(0, 0)
@@ -166,8 +187,12 @@ def create_units(run: Run, batch: Batch, target_ids: list[int], first_position: 
         unit.error_message = "Another run is already translating this object into this locale."
         unit.finished_at = timezone.now()
     Unit.objects.bulk_create(duplicates, ignore_conflicts=True)
+    # An object the scope names twice exists once: count rows, not wishes.
+    total = Unit.objects.filter(
+        run_id=run.pk, position__gte=first_position, position__lt=batch.cursor["position"]
+    ).count()
     claimable = len(wanted) - len(duplicates) if initial == UnitStatus.PENDING else 0
-    return CreatedUnits(len(wanted), claimable)
+    return CreatedUnits(total, claimable)
 
 
 def finish_enumeration(run: Run, token: str) -> None:
@@ -189,7 +214,8 @@ def finish_enumeration(run: Run, token: str) -> None:
 def promote_canary_sample(run: Run) -> int:
     """Turn the sampled units of a canary run into pending work; returns how many."""
     promoted = 0
-    for unit_id in canary.choose_sample(run.pk, run.canary_size or 0):
+    sample = canary.choose_sample(run.pk, run.canary_size or 0)
+    for unit_id in [*ancestor_units(run, sample), *sample]:
         try:
             with transaction.atomic():
                 promoted += Unit.objects.filter(pk=unit_id).update(
@@ -202,6 +228,46 @@ def promote_canary_sample(run: Run) -> int:
                 finished_at=timezone.now(),
             )
     return promoted
+
+
+def ancestor_units(run: Run, unit_ids: list[int]) -> list[int]:
+    """Units of the run for the ancestors of sampled pages, in the same locales.
+
+    A sampled page can only be written under its parent's translation, so a canary also
+    translates (as drafts) the parents it needs, instead of failing the sampled page.
+    """
+    from django.contrib.contenttypes.models import ContentType
+    from wagtail.models import Page
+
+    page_type_ids = {
+        ct.pk
+        for ct in ContentType.objects.filter(
+            pk__in=Unit.objects.filter(pk__in=unit_ids).values("content_type_id")
+        )
+        if ct.model_class() and issubclass(ct.model_class(), Page)
+    }
+    sampled = Unit.objects.filter(pk__in=unit_ids, content_type_id__in=page_type_ids)
+    paths = dict(
+        Page.objects.filter(pk__in=[int(u.object_id) for u in sampled]).values_list("pk", "path")
+    )
+    wanted: set[tuple[str, int]] = set()
+    for unit in sampled:
+        path = paths.get(int(unit.object_id), "")
+        for end in range(2 * Page.steplen, len(path), Page.steplen):
+            wanted.add((path[:end], unit.target_locale_id))
+    if not wanted:
+        return []
+    ancestor_keys = dict(
+        Page.objects.filter(path__in={p for p, _ in wanted}).values_list("path", "translation_key")
+    )
+    keys = {(ancestor_keys[p], locale) for p, locale in wanted if p in ancestor_keys}
+    candidates = Unit.objects.filter(
+        run_id=run.pk,
+        object_key__in={key for key, _ in keys},
+        status=UnitStatus.SKIPPED,
+        error_code=ErrorCode.CANARY_NOT_SAMPLED,
+    ).order_by("position")
+    return [u.pk for u in candidates if (u.object_key, u.target_locale_id) in keys]
 
 
 def workers_needed(claimable_units: int) -> int:

@@ -133,6 +133,8 @@ class Run(models.Model):
 
     # Last time a worker claimed units of this run: the janitor restarts stalled runs.
     heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # Worker task chains the coordinator started (at most WORKER_CONCURRENCY per run).
+    worker_chains = models.PositiveSmallIntegerField(default=0)
     # When a deferred worker task is due to come back; one such task per run at a time.
     wakeup_at = models.DateTimeField(null=True, blank=True)
     reverted_at = models.DateTimeField(null=True, blank=True)

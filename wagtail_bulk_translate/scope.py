@@ -125,6 +125,19 @@ def find(model: type[models.Model], pk: Any) -> models.Model | None:
         return None
 
 
+def tree_order(obj: models.Model | None) -> str:
+    return obj.path if isinstance(obj, Page) else ""
+
+
+def find_type_ok(model: type[models.Model], pk: Any) -> bool:
+    """Whether ``pk`` is a valid primary key value for ``model`` (e.g. not "abc" for ints)."""
+    try:
+        model._meta.pk.to_python(pk)
+    except (ValueError, TypeError, ValidationError):
+        return False
+    return True
+
+
 def validate_page_root(root: dict[str, Any], source_locale: Locale) -> None:
     page = find(Page, root.get("id"))
     if page is None:
@@ -170,7 +183,7 @@ class Enumerator:
 
     def _segments(self) -> list[tuple[str, Any]]:
         segments: list[tuple[str, Any]] = []
-        for label in [*self.scope.snippets, *self.scope.settings]:
+        for label in dict.fromkeys([*self.scope.snippets, *self.scope.settings]):
             model = resolve_model(label)
             kind = "site_setting" if is_site_setting(model) else "model"
             segments.append((kind, label))
@@ -180,22 +193,21 @@ class Enumerator:
             segments.append(("ancestors", roots))
         segments.extend(("pages", root) for root in roots)
         if self.scope.objects:
-            segments.append(("objects", None))
+            segments.append(("objects", roots))
         return segments
 
     def _page_roots(self) -> list[dict[str, Any]]:
         """Drop roots already covered by another root's subtree, keep the given order."""
         pages = {p.pk: p for p in Page.objects.filter(pk__in=[r["id"] for r in self.scope.pages])}
         subtree_paths = [pages[r["id"]].path for r in self.scope.pages if r.get("descendants")]
-        roots, seen = [], set()
+        roots: dict[str, bool] = {}
         for root in self.scope.pages:
             page = pages[root["id"]]
             covered = any(page.path.startswith(p) and page.path != p for p in subtree_paths)
-            if covered or page.pk in seen:
-                continue
-            seen.add(page.pk)
-            roots.append({"path": page.path, "descendants": bool(root.get("descendants"))})
-        return roots
+            if not covered:
+                roots[page.path] = roots.get(page.path, False) or bool(root.get("descendants"))
+        # Tree order whatever order the editor listed them in: parents before children.
+        return [{"path": path, "descendants": roots[path]} for path in sorted(roots)]
 
     def next_batch(self, cursor: dict[str, Any] | None) -> Batch:
         cursor = dict(cursor or {"segment": 0, "after": None, "position": 0})
@@ -254,8 +266,7 @@ class Enumerator:
         ancestor_paths = {
             path[:end] for path in paths for end in range(2 * Page.steplen, len(path), Page.steplen)
         }
-        covered = [root["path"] for root in roots]
-        ancestor_paths = {p for p in ancestor_paths if p not in covered}
+        ancestor_paths = {p for p in ancestor_paths if not self._covered(p, roots)}
         if after is not None:
             ancestor_paths = {p for p in ancestor_paths if p > after}
         ancestors = Page.objects.filter(
@@ -269,6 +280,14 @@ class Enumerator:
                 objects.append(ScopedObject(ct_id, str(pk), key, frozenset(wanted[key])))
             after = path
         return objects, after, len(rows) <= limit
+
+    @staticmethod
+    def _covered(path: str, roots: list[dict[str, Any]]) -> bool:
+        """Whether a page segment already enumerates the page at ``path``."""
+        return any(
+            path == root["path"] or (root["descendants"] and path.startswith(root["path"]))
+            for root in roots
+        )
 
     def _explicit_page_paths(self) -> list[str]:
         pks = [pk for label, pk in self.scope.objects if issubclass(resolve_model(label), Page)]
@@ -312,26 +331,59 @@ class Enumerator:
         ]
         return objects, (pks[-1] if pks else after), len(pks) < limit
 
-    def _read_objects(self, _arg: None, after: int | None, limit: int):
+    def _read_objects(self, roots: list[dict[str, Any]], after: int | None, limit: int):
+        """Explicit objects, a few queries per batch (one per model), skipping any that another
+        segment of the scope already enumerates."""
         start = 0 if after is None else after + 1
         items = self.scope.objects[start : start + limit]
-        objects = [self._explicit_object(label, pk) for label, pk in items]
+        by_model: dict[str, list[str]] = {}
+        for label, pk in items:
+            by_model.setdefault(label, []).append(pk)
+        loaded = {
+            (label, str(pk)): obj
+            for label, pks in by_model.items()
+            for pk, obj in self._load(label, pks).items()
+        }
+        objects, seen = [], set()
+        # Pages in tree order within the batch (parents first); other objects keep their order.
+        items = sorted(items, key=lambda item: tree_order(loaded.get((item[0], str(item[1])))))
+        for label, pk in items:
+            obj = loaded.get((label, str(pk)))
+            scoped = self._explicit_object(label, obj, roots) if obj is not None else None
+            if scoped is not None and (scoped.content_type_id, scoped.object_id) not in seen:
+                seen.add((scoped.content_type_id, scoped.object_id))
+                objects.append(scoped)
         last = start + len(items) - 1
-        return [o for o in objects if o is not None], last, start + limit >= len(self.scope.objects)
+        return objects, last, start + limit >= len(self.scope.objects)
 
-    def _explicit_object(self, label: str, pk: str) -> ScopedObject | None:
+    @staticmethod
+    def _load(label: str, pks: list[str]) -> dict[Any, models.Model]:
         model = resolve_model(label)
-        obj = model._default_manager.filter(pk=pk).first()
-        if obj is None:  # deleted since the run was started: nothing to translate
-            return None
+        valid = [pk for pk in pks if find_type_ok(model, pk)]
+        return model._default_manager.in_bulk(valid)
+
+    def _explicit_object(
+        self, label: str, obj: models.Model, roots: list[dict[str, Any]]
+    ) -> ScopedObject | None:
+        model = type(obj)
         if isinstance(obj, Page):
+            if self._covered(obj.path, roots):
+                return None
             content_type_id = obj.content_type_id
         else:
+            if label in self.scope.snippets or label in self.scope.settings:
+                return None
             content_type_id = ContentType.objects.get_for_model(model).pk
         if content_type_id in self.excluded_ct_ids:
             return None
         if is_site_setting(model):
-            return ScopedObject(content_type_id, str(pk), site_setting_key(label, obj.pk))
+            served = site_locale_map()
+            targets = frozenset(
+                loc.pk for loc in served.values() if loc.pk != self.source_locale.pk
+            )
+            return ScopedObject(
+                content_type_id, str(obj.pk), site_setting_key(label, obj.pk), targets
+            )
         return ScopedObject(content_type_id, str(obj.pk), obj.translation_key)
 
     @staticmethod

@@ -20,7 +20,7 @@ from typing import Any
 from django.db import models
 from django.utils.text import slugify
 from wagtail.coreutils import find_available_slug
-from wagtail.models import DraftStateMixin, Page, RevisionMixin
+from wagtail.models import DraftStateMixin, Page, RevisionMixin, TranslatableMixin
 from wagtail_localize.fields import copy_synchronised_fields
 from wagtail_localize.models import (
     StringSegment,
@@ -65,15 +65,15 @@ def snapshot_target(target: models.Model | None) -> dict[str, Any]:
 def write_target(source: TranslationSource, locale, *, user=None, publish: bool) -> WrittenTarget:
     """Create or update the translation of ``source`` in ``locale``. Call inside a transaction."""
     original = source.as_instance()
+    segments = source._get_segments_for_translation(locale, fallback=True)
     try:
         target = source.get_translated_instance(locale)
         created = False
     except models.ObjectDoesNotExist:
-        target = new_target(original, locale)
+        target = new_target(original, locale, translated_slug(segments))
         created = True
     was_live = bool(getattr(target, "live", False)) and not created
     copy_synchronised_fields_keeping_state(original, target)
-    segments = source._get_segments_for_translation(locale, fallback=True)
     ingest_segments(original, target, source.locale, locale, segments)
     if isinstance(target, Page):
         revision = save_page(target, user=user, publish=publish, keep_row=was_live and not publish)
@@ -132,11 +132,13 @@ def register_translation(source: TranslationSource, locale) -> bool:
     return created
 
 
-def new_target(original: models.Model, locale) -> models.Model:
+def translated_slug(segments) -> str | None:
+    return next((s.string.data for s in segments if getattr(s, "path", None) == "slug"), None)
+
+
+def new_target(original: models.Model, locale, slug: str | None = None) -> models.Model:
     if isinstance(original, Page):
-        # Parents are translated before children; copy_parents only matters for the
-        # ancestors outside the run, which wagtail-localize creates as aliases.
-        return original.copy_for_translation(locale, copy_parents=True)
+        return new_page(original, locale, slug or original.slug)
     target = original.copy_for_translation(locale)
     if isinstance(target, DraftStateMixin):
         # A new translation has never been published: none of the source's publishing
@@ -147,6 +149,46 @@ def new_target(original: models.Model, locale) -> models.Model:
     if isinstance(target, RevisionMixin):
         target.latest_revision = None
     return target
+
+
+def new_page(original: Page, locale, slug: str) -> Page:
+    """Create the page under its parent's translation, with its final slug from the start.
+
+    Unlike ``copy_for_translation``, the slug never changes after creation (a slug change
+    leaves an automatic redirect behind), and missing parents are an error instead of live
+    untranslated aliases: runs translate a page's missing ancestors first.
+    """
+    parent = original.get_parent().specific
+    if parent.is_root():
+        translated_parent = parent
+    else:
+        translated_parent = parent.get_translation_or_none(locale)
+        if translated_parent is None:
+            raise UnitError(
+                ErrorCode.VALIDATION_ERROR,
+                f"Its parent page {parent.title!r} has no {locale} translation; "
+                "translate the parent first.",
+            )
+    return original.copy(
+        to=translated_parent,
+        update_attrs={
+            "locale": locale,
+            "slug": find_available_slug(translated_parent, slugify(slug, allow_unicode=True)),
+        },
+        copy_revisions=False,
+        keep_live=False,
+        reset_translation_key=False,
+        process_child_object=move_child_to_locale(locale),
+        log_action="wagtail.copy_for_translation",
+    )
+
+
+def move_child_to_locale(locale):
+    def process_child_object(original_page, page_copy, child_relation, child_object):
+        if isinstance(child_object, TranslatableMixin):
+            child_object.locale = locale
+
+    return process_child_object
 
 
 def save_page(page: Page, *, user, publish: bool, keep_row: bool):

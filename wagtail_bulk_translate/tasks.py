@@ -60,11 +60,22 @@ def process_units(run_id: int) -> dict:
     outcome = process_run(run_id)
     if outcome.more_work:
         configured(process_units).enqueue(run_id)
+    elif still_enumerating(run_id):
+        # More units are coming: keep this chain alive instead of queuing new chains per batch.
+        poll = timezone.now() + timedelta(seconds=ENUMERATION_POLL_SECONDS)
+        enqueue_later(process_units, poll, run_id)
     else:
         wake_at = next_wakeup(run_id)
         if wake_at is not None and reserve_wakeup(run_id, wake_at):
             enqueue_later(process_units, wake_at, run_id)
     return {"units_processed": outcome.units_processed, "more_work": outcome.more_work}
+
+
+ENUMERATION_POLL_SECONDS = 1
+
+
+def still_enumerating(run_id: int) -> bool:
+    return Run.objects.filter(pk=run_id, status=RunStatus.RUNNING, enumeration_done=False).exists()
 
 
 def reserve_wakeup(run_id: int, when) -> bool:
@@ -124,7 +135,11 @@ def enqueue_coordinator(run_id: int) -> None:
 
 
 def enqueue_workers(run_id: int, claimable_units: int) -> None:
-    for _ in range(workers_needed(claimable_units)):
+    enqueue_worker_tasks(run_id, workers_needed(claimable_units))
+
+
+def enqueue_worker_tasks(run_id: int, count: int) -> None:
+    for _ in range(count):
         configured(process_units).enqueue(run_id)
 
 

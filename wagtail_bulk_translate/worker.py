@@ -29,6 +29,7 @@ from typing import Any
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.db import OperationalError, models, transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.html import strip_tags
 from django.utils.text import slugify
@@ -49,6 +50,7 @@ from .errors import (
     ErrorCode,
     QuotaExceededError,
     TranslatorConfigError,
+    TranslatorError,
     UnitError,
     UnitSkipped,
 )
@@ -540,12 +542,27 @@ def translate_locale(run: Run, translator, works: list[UnitWork]) -> None:
             ErrorCode.UNSUPPORTED_LOCALE,
             f"The translator cannot translate from {run.source_locale} into {locale}.",
         )
-    results = call_translator(translator, run.source_locale, locale, to_send) if to_send else {}
-    # Optional translator contract: characters billed per text, and texts it refused with a
-    # reason (e.g. too large for one request) so only their units fail.
+    try:
+        results = call_translator(translator, run.source_locale, locale, to_send) if to_send else {}
+    except TranslatorError as err:
+        # Requests answered before the failure (e.g. the quota ran out mid-call) are paid
+        # for: keep them, so resuming does not send them again.
+        partial = {k.data: v.data for k, v in (getattr(err, "partial_results", None) or {}).items()}
+        accept_results(run, translator, works, texts, memory, partial)
+        record_partial_billing(works)
+        raise
+    accept_results(run, translator, works, texts, memory, results)
+
+
+def accept_results(run, translator, works, texts, memory, results: dict[str, str]) -> None:
+    """Attach translations to their units and store them at once.
+
+    Optional translator contract: ``billed_characters`` per text, and ``failed_texts`` it
+    refused with a reason (e.g. too large for one request) so only their units fail.
+    """
     billed = getattr(translator, "billed_characters", None) or {}
     refused = getattr(translator, "failed_texts", None) or {}
-    for text in to_send:
+    for text in results:
         texts[text].billed += int(billed.get(text, 0))
     for work in works:
         for s in work.needs.to_translate:
@@ -554,7 +571,17 @@ def translate_locale(run: Run, translator, works: list[UnitWork]) -> None:
                 work.translated[s] = value
             elif s.data in refused:
                 work.refused.setdefault(*refused[s.data])
-    persist_translations(run, locale, works)
+    persist_translations(run, works[0].unit.target_locale, works)
+
+
+def record_partial_billing(works: list[UnitWork]) -> None:
+    """Units given back after a failed call still carry what was billed for them."""
+    for work in works:
+        if work.billed:
+            Unit.objects.filter(pk=work.unit.pk).update(
+                billed_characters=F("billed_characters") + work.billed
+            )
+            work.billed = 0
 
 
 def persist_translations(run: Run, locale: Locale, works: list[UnitWork]) -> None:
@@ -632,7 +659,7 @@ def write_unit(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
             error_code="",
             error_message="",
             strings_translated=work.needs.count,
-            billed_characters=work.billed,
+            billed_characters=F("billed_characters") + work.billed,
             source_hash=obj.hashes[work.unit.target_locale_id],
             target_object_id=str(written.instance.pk),
             revert_state={
@@ -790,7 +817,7 @@ def finish_without_write(token: str, obj: ObjectWork, work: UnitWork) -> None:
             "this model has no drafts. Promoting the canary writes it."
         ),
         strings_translated=work.needs.count,
-        billed_characters=work.billed,
+        billed_characters=F("billed_characters") + work.billed,
     )
     work.done = True
 
@@ -856,7 +883,7 @@ def write_site_setting(run: Run, token: str, obj: ObjectWork, work: UnitWork) ->
             error_code="",
             error_message="",
             strings_translated=translated.strings,
-            billed_characters=translated.billed,
+            billed_characters=F("billed_characters") + translated.billed,
             source_hash=obj.hashes[work.unit.target_locale_id],
             target_object_id=str(row.pk),
             revert_state={**revert_state, "written": row_fingerprint(row)},

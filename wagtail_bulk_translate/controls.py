@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
+from django.db.models.functions import Now
 from django.utils import timezone
 
 from .errors import ErrorCode, RunConfigurationError
@@ -45,9 +46,10 @@ def cancel_pending_units(run_id: int, code: str, message: str) -> int:
 
 def pause_run(run_id: int, *, code: str = "", message: str = "") -> bool:
     """Stop handing out work; units in flight finish. False if the run was not active."""
+    # heartbeat_at marks when it paused: the janitor retries quota pauses after a while.
     return bool(
         Run.objects.filter(pk=run_id, status__in=ACTIVE).update(
-            status=RunStatus.PAUSED, error_code=code, error_message=message
+            status=RunStatus.PAUSED, error_code=code, error_message=message, heartbeat_at=Now()
         )
     )
 
@@ -129,7 +131,12 @@ def retry_failed(
 
 
 def failed_units(run_id: int, models: Iterable[str], locales: Iterable[str], error_codes):
-    units = Unit.objects.filter(run_id=run_id, status=UnitStatus.FAILED)
+    # Units a configuration error stopped before they ran come back with the failed ones.
+    units = Unit.objects.filter(
+        Q(status=UnitStatus.FAILED)
+        | Q(status=UnitStatus.CANCELLED, error_code=ErrorCode.AUTH_CONFIG),
+        run_id=run_id,
+    )
     content_types = [content_type_for(label) for label in models]
     if content_types:
         units = units.filter(content_type__in=content_types)
@@ -170,7 +177,7 @@ def requeue_units(units) -> int:
 def requeue_one(unit_id: int) -> int:
     try:
         with transaction.atomic():
-            return Unit.objects.filter(pk=unit_id, status=UnitStatus.FAILED).update(
+            return Unit.objects.filter(pk=unit_id).update(
                 status=UnitStatus.PENDING,
                 attempts=0,
                 available_after=None,

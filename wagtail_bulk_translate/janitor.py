@@ -42,6 +42,7 @@ class SweepReport:
     coordinators_restarted: int = 0
     workers_queued: int = 0
     runs_finished: int = 0
+    quota_retries: int = 0
 
     def as_dict(self) -> dict[str, int]:
         return dict(self.__dict__)
@@ -52,6 +53,7 @@ def sweep() -> SweepReport:
     report.leases_failed = fail_exhausted_leases()
     report.leases_returned = return_expired_leases()
     report.orphans_cancelled = cancel_orphaned_units()
+    report.quota_retries = retry_quota_paused_runs()
     for run in Run.objects.filter(status__in=ACTIVE).only("pk", "enumeration_done"):
         if not run.enumeration_done and restart_coordinator(run.pk):
             report.coordinators_restarted += 1
@@ -135,7 +137,9 @@ def restart_stalled_workers(run_id: int) -> int:
     claimable = Unit.objects.filter(run_id=run_id).filter(claimable_filter()).count()
     if not claimable:
         return 0
-    quiet = Q(heartbeat_at__isnull=True) | Q(heartbeat_at__lt=Now() - stall)
+    quiet = Q(heartbeat_at__lt=Now() - stall) | Q(
+        heartbeat_at__isnull=True, started_at__lt=Now() - stall
+    )
     with transaction.atomic():
         taken = (
             Run.objects.filter(pk=run_id, status=RunStatus.RUNNING)
@@ -148,8 +152,23 @@ def restart_stalled_workers(run_id: int) -> int:
     return workers_needed(claimable)
 
 
+def quota_paused_runs():
+    return Run.objects.filter(status=RunStatus.PAUSED, error_code=ErrorCode.QUOTA_EXCEEDED)
+
+
+def retry_quota_paused_runs() -> int:
+    """Resume runs paused for quota QUOTA_RETRY_SECONDS ago (backends that cannot defer the
+    retry task rely on this); a run still out of quota pauses again at its first claim."""
+    from .controls import resume_run
+
+    wait = timedelta(seconds=get_settings().QUOTA_RETRY_SECONDS)
+    due = quota_paused_runs().filter(heartbeat_at__lt=Now() - wait).values_list("pk", flat=True)
+    return sum(resume_run(run_id) for run_id in due)
+
+
 def any_run_active() -> bool:
-    return Run.objects.filter(status__in=ACTIVE).exists()
+    """Runs that need the janitor: in progress, or waiting for the translator's quota."""
+    return Run.objects.filter(status__in=ACTIVE).exists() or quota_paused_runs().exists()
 
 
 def acquire_janitor_lease(token: str | None) -> str | None:

@@ -125,8 +125,16 @@ def find(model: type[models.Model], pk: Any) -> models.Model | None:
         return None
 
 
-def tree_order(obj: models.Model | None) -> str:
-    return obj.path if isinstance(obj, Page) else ""
+def pages_in_tree_order(items: list, loaded: dict) -> list:
+    """Pages sorted by tree position (parents first) in the slots pages occupy; other objects
+    stay where the editor listed them."""
+
+    def page_of(item):
+        obj = loaded.get((item[0], str(item[1])))
+        return obj if isinstance(obj, Page) else None
+
+    pages = iter(sorted((i for i in items if page_of(i)), key=lambda i: page_of(i).path))
+    return [next(pages) if page_of(item) else item for item in items]
 
 
 def find_type_ok(model: type[models.Model], pk: Any) -> bool:
@@ -345,8 +353,7 @@ class Enumerator:
             for pk, obj in self._load(label, pks).items()
         }
         objects, seen = [], set()
-        # Pages in tree order within the batch (parents first); other objects keep their order.
-        items = sorted(items, key=lambda item: tree_order(loaded.get((item[0], str(item[1])))))
+        items = pages_in_tree_order(items, loaded)
         for label, pk in items:
             obj = loaded.get((label, str(pk)))
             scoped = self._explicit_object(label, obj, roots) if obj is not None else None

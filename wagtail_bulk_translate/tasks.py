@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db.models import Q
+from django.db.models import F, Q
 from django.db.models.functions import Now
 from django.utils import timezone
 
@@ -68,6 +68,10 @@ def process_units(run_id: int) -> dict:
         wake_at = next_wakeup(run_id)
         if wake_at is not None and reserve_wakeup(run_id, wake_at):
             enqueue_later(process_units, wake_at, run_id)
+        else:  # this chain ends; a later batch or restart may start another
+            Run.objects.filter(pk=run_id, worker_chains__gt=0).update(
+                worker_chains=F("worker_chains") - 1
+            )
     return {"units_processed": outcome.units_processed, "more_work": outcome.more_work}
 
 

@@ -210,6 +210,7 @@ def guard_errors(claim: Claim, works: list[UnitWork], step) -> None:
         raise ClaimAborted from err
     except TranslatorConfigError as err:
         close_units(claim.token, works, UnitStatus.FAILED, err.code, err.message)
+        claims.release_claim(claim.token)  # the claim's other units are cancelled with the run
         controls.stop_run(claim.run.pk, err.code, err.message)
         raise ClaimAborted from err
     except Exception as err:

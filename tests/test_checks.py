@@ -23,6 +23,7 @@ PLUGIN_CHECKS = (
     bt_checks.check_localization,
     bt_checks.check_translator,
     bt_checks.check_task_backend,
+    bt_checks.check_deepl_key,
 )
 
 
@@ -256,6 +257,31 @@ def test_e005_unknown_slug_policy(settings):
 @pytest.mark.parametrize("policy", ["derive", "keep", "translate"])
 def test_no_e005_for_valid_slug_policies(settings, policy):
     settings.WAGTAIL_BULK_TRANSLATE = {"SLUG_POLICY": policy}
+
+    assert ids() == []
+
+
+DEEPL = "wagtail_bulk_translate.translators.deepl.DeepLTranslator"
+
+
+def test_e007_deepl_without_a_key(settings, monkeypatch):
+    monkeypatch.delenv("DEEPL_AUTH_KEY", raising=False)
+    settings.WAGTAIL_BULK_TRANSLATE = {"TRANSLATOR": {"CLASS": DEEPL, "OPTIONS": {}}}
+
+    message = only("wagtail_bulk_translate.E007")
+
+    assert "no API key" in message.msg
+    assert "DEEPL_AUTH_KEY" in message.hint
+
+
+@pytest.mark.parametrize("where", ["option", "environment"])
+def test_no_e007_when_deepl_has_a_key(settings, monkeypatch, where):
+    options = {"AUTH_KEY": "abc:fx"} if where == "option" else {}
+    if where == "environment":
+        monkeypatch.setenv("DEEPL_AUTH_KEY", "abc:fx")
+    else:
+        monkeypatch.delenv("DEEPL_AUTH_KEY", raising=False)
+    settings.WAGTAIL_BULK_TRANSLATE = {"TRANSLATOR": {"CLASS": DEEPL, "OPTIONS": options}}
 
     assert ids() == []
 

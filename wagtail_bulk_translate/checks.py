@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from django.apps import apps
 from django.conf import settings
 from django.core import checks
@@ -118,3 +120,23 @@ def check_task_backend(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
             )
         )
     return errors
+
+
+@checks.register()
+def check_deepl_key(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    try:
+        config = configured_translator()
+    except (KeyError, TypeError, AttributeError):
+        return []  # reported by check_translator
+    if not config["CLASS"].endswith(".DeepLTranslator"):
+        return []
+    if config["OPTIONS"].get("AUTH_KEY") or os.environ.get("DEEPL_AUTH_KEY"):
+        return []
+    return [
+        checks.Error(
+            "The DeepL translator has no API key.",
+            hint="Set the DEEPL_AUTH_KEY environment variable, or "
+            "WAGTAIL_BULK_TRANSLATE['TRANSLATOR']['OPTIONS']['AUTH_KEY'].",
+            id="wagtail_bulk_translate.E007",
+        )
+    ]

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 MANAGE := $(BIN)/python sandbox/manage.py
 STAMP := $(VENV)/.installed
 
-.PHONY: demo serve test test-postgres lint format benchmark clean
+.PHONY: demo serve test test-postgres test-oldest lint format benchmark clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,6 +31,39 @@ test: $(STAMP)  ## The whole suite on SQLite (set DATABASE_URL for PostgreSQL)
 test-postgres: $(STAMP)
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(BIN)/pytest $(PYTEST_ARGS)
 
+# The oldest supported pair, in its own virtualenv (`make test` keeps the newest pair): Python
+# 3.11, Django 5.2 LTS (the tasks API from the django-tasks backport) and Wagtail 7.4 LTS, which
+# installs cleanly beside wagtail-localize. Wagtail 7.0 LTS does not install: it pins
+# django-tasks<0.8, and the plugin needs django-tasks>=0.9 (django-tasks-rq >=0.12).
+# PYTEST_ARGS_OLDEST narrows the pytest run (CI deselects the end-to-end tests with -m "not e2e":
+# they ran on the newest pair); OLDEST_WAGTAIL tries another Wagtail, e.g. "wagtail>=8,<9".
+PYTHON_OLDEST ?= $(shell for p in "$$(command -v python3.11 2>/dev/null)" \
+	$$HOME/.pyenv/versions/3.11*/bin/python3.11; do [ -x "$$p" ] && "$$p" -c \
+	'import sys, venv; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null && \
+	{ echo "$$p"; break; }; done)
+OLDEST_VENV := .venv-oldest
+OLDEST_BIN := $(OLDEST_VENV)/bin
+OLDEST_STAMP := $(OLDEST_VENV)/.installed
+OLDEST_WAGTAIL ?= wagtail>=7.4,<7.5
+OLDEST_PINS := "Django>=5.2,<5.3" "$(OLDEST_WAGTAIL)"
+# Run from a temporary SQLite file, not the demo's sandbox/db.sqlite3.
+OLDEST_MANAGE := SQLITE_PATH=$(OLDEST_VENV)/check.sqlite3 $(OLDEST_BIN)/python sandbox/manage.py
+
+$(OLDEST_STAMP): pyproject.toml Makefile
+	@test -n "$(PYTHON_OLDEST)" || { echo "No Python 3.11 found (python3.11 or pyenv)" >&2; exit 1; }
+	test -x $(OLDEST_BIN)/python || $(PYTHON_OLDEST) -m venv $(OLDEST_VENV)
+	echo '*' > $(OLDEST_VENV)/.gitignore
+	$(OLDEST_BIN)/pip install --quiet --upgrade pip
+	$(OLDEST_BIN)/pip install --quiet -e ".[dev]" $(OLDEST_PINS)
+	touch $(OLDEST_STAMP)
+
+test-oldest: $(OLDEST_STAMP)  ## The suite on the oldest pair (Python 3.11, Django 5.2, Wagtail 7.4)
+	@$(OLDEST_BIN)/python -c 'import sys, django, wagtail; \
+	  print(f"Python {sys.version.split()[0]}, Django {django.__version__}, Wagtail {wagtail.__version__}")'
+	$(OLDEST_MANAGE) check --fail-level WARNING
+	$(OLDEST_MANAGE) makemigrations --check --dry-run
+	$(OLDEST_BIN)/pytest $(PYTEST_ARGS_OLDEST)
+
 lint: $(STAMP)
 	$(BIN)/ruff format --check . && $(BIN)/ruff check .
 
@@ -41,4 +74,4 @@ benchmark: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) sandbox/db.sqlite3*
+	rm -rf $(VENV) $(OLDEST_VENV) sandbox/db.sqlite3*

@@ -1,7 +1,8 @@
 """Settings of the demo site, also the base of the test settings.
 
 Embedded defaults: SQLite (``SQLITE_PATH``, default ``sandbox/db.sqlite3``), the django-tasks
-database backend, and the pseudo translator. ``DATABASE_URL`` switches to PostgreSQL.
+database backend, and the pseudo translator. ``DATABASE_URL`` switches to PostgreSQL, and
+``TASK_BACKEND=rq`` to the RQ backend on Redis (``REDIS_URL``).
 """
 
 import os
@@ -44,6 +45,9 @@ INSTALLED_APPS = [
 ]
 if django.VERSION < (6, 0):  # the django-tasks backport provides the tasks API before Django 6
     INSTALLED_APPS.append("django_tasks")
+if os.environ.get("DATABASE_URL", "").startswith(("postgres", "pgsql")):
+    # Wagtail's search index uses PostgreSQL's full-text search there.
+    INSTALLED_APPS.append("django.contrib.postgres")
 
 MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -117,12 +121,26 @@ WAGTAIL_SITE_NAME = "Bulk translate demo"
 WAGTAILADMIN_BASE_URL = "http://localhost:8000"
 WAGTAILSEARCH_BACKENDS = {"default": {"BACKEND": "wagtail.search.backends.database"}}
 
-TASKS = {
-    "default": {
-        "BACKEND": "django_tasks_db.DatabaseBackend",
-        "QUEUES": ["default", "bulk_translate"],
-    },
-}
+# The task backend, chosen by TASK_BACKEND: "db" (default) keeps tasks in the database and runs
+# them with `manage.py db_worker`; "rq" keeps them in Redis (REDIS_URL) and runs them with
+# `manage.py rqworker --job-class django_tasks_rq.Job --with-scheduler bulk_translate default`.
+task_queues = ["default", "bulk_translate"]
+task_backend = os.environ.get("TASK_BACKEND", "db")
+if task_backend == "db":
+    TASKS = {
+        "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": task_queues},
+    }
+elif task_backend == "rq":
+    INSTALLED_APPS += ["django_rq", "django_tasks_rq"]
+    REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    RQ_QUEUES = {name: {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 600} for name in task_queues}
+    # Workers run django-tasks' Job class even without --job-class.
+    RQ = {"JOB_CLASS": "django_tasks_rq.Job"}
+    TASKS = {
+        "default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": task_queues},
+    }
+else:
+    raise ValueError(f"TASK_BACKEND must be 'db' or 'rq', not {task_backend!r}")
 
 WAGTAILLOCALIZE_MACHINE_TRANSLATOR = {
     "CLASS": "wagtail_bulk_translate.translators.pseudo.PseudoTranslator",

@@ -195,15 +195,17 @@ def save_page(page: Page, *, user, publish: bool, keep_row: bool):
     if page.alias_of_id:
         page.alias_of_id = None
         page.save(update_fields=["alias_of_id"], clean=False)
+    if not keep_row:
+        page.slug = find_available_slug(
+            page.get_parent(), slugify(page.slug, allow_unicode=True), ignore_page_id=page.pk
+        )
+    page.full_clean()  # once, and keyed by field, so the unit's reason names the field
     if keep_row:
         # Existing live page, draft requested: the row is the live content, leave it alone.
-        return page.save_revision(user=user, log_action=True)
-    page.slug = find_available_slug(
-        page.get_parent(), slugify(page.slug, allow_unicode=True), ignore_page_id=page.pk
-    )
-    page.full_clean()  # errors keyed by field, so the unit's reason names the field
-    page.save(clean=False)
-    revision = page.save_revision(user=user, log_action=True)
+        return page.save_revision(user=user, log_action=True, clean=False)
+    if not publish:
+        page.save(clean=False)  # a draft's row holds its content too (publishing writes it)
+    revision = page.save_revision(user=user, log_action=True, clean=False)
     if publish:
         revision.publish(user=user, skip_permission_checks=True)
     return revision

@@ -275,3 +275,24 @@ class JanitorLease(models.Model):
 
     def __str__(self) -> str:
         return f"Janitor lease {self.token or '(free)'} until {self.expires_at}"
+
+
+class TextReservation(models.Model):
+    """A source text being sent to the translator for a locale by one worker right now.
+
+    Other workers needing the same text wait for its translation instead of paying for it
+    again; a reservation whose worker died expires with the lease.
+    """
+
+    locale = models.ForeignKey(Locale, on_delete=models.CASCADE, related_name="+")
+    text_hash = models.CharField(max_length=64)
+    token = models.UUIDField()
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["locale", "text_hash"], name="wbt_one_text_in_flight")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.text_hash[:12]} → {self.locale_id} until {self.expires_at}"

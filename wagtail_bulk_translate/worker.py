@@ -44,7 +44,7 @@ from wagtail_localize.models import (
 from wagtail_localize.segments import RelatedObjectSegmentValue
 from wagtail_localize.strings import StringValue, validate_translation_links
 
-from . import claims, controls, site_settings
+from . import claims, controls, reservations, site_settings
 from .conf import get_settings
 from .errors import (
     ErrorCode,
@@ -543,16 +543,44 @@ def translate_locale(run: Run, translator, works: list[UnitWork]) -> None:
             ErrorCode.UNSUPPORTED_LOCALE,
             f"The translator cannot translate from {run.source_locale} into {locale}.",
         )
+    token = str(works[0].unit.lease_token)
     try:
-        results = call_translator(translator, run.source_locale, locale, to_send) if to_send else {}
-    except TranslatorError as err:
-        # Requests answered before the failure (e.g. the quota ran out mid-call) are paid
-        # for: keep them, so resuming does not send them again.
-        partial = {k.data: v.data for k, v in (getattr(err, "partial_results", None) or {}).items()}
-        accept_results(run, translator, works, texts, memory, partial)
-        record_partial_billing(works)
-        raise
-    accept_results(run, translator, works, texts, memory, results)
+        if run.mode == Mode.CHANGED and to_send:
+            to_send, works = reserve_texts(run, locale, token, to_send, works, memory)
+        try:
+            results = (
+                call_translator(translator, run.source_locale, locale, to_send) if to_send else {}
+            )
+        except TranslatorError as err:
+            # Requests answered before the failure (e.g. the quota ran out mid-call) are paid
+            # for: keep them, so resuming does not send them again.
+            partial = getattr(err, "partial_results", None) or {}
+            accept_results(run, translator, works, texts, memory, as_texts(partial))
+            record_partial_billing(works)
+            raise
+        accept_results(run, translator, works, texts, memory, results)
+    finally:
+        # Only once the translations are stored: a worker waiting for them then finds them.
+        reservations.release(token)
+
+
+def as_texts(values: dict) -> dict[str, str]:
+    return {source.data: value.data for source, value in values.items()}
+
+
+def reserve_texts(run, locale, token, to_send, works, memory):
+    """Reserve the texts to send; units needing a text another worker is translating come back
+    shortly (it will be in memory then). Returns the texts to send and the units that stay."""
+    elsewhere = reservations.reserve(locale.pk, to_send, token)
+    # Translated and stored since the memory lookup (their reservation already released).
+    memory.update(translation_memory(run, [t for t in to_send if t not in elsewhere], locale))
+    waiting = [w for w in works if any(s.data in elsewhere for s in w.needs.to_translate)]
+    for work in waiting:
+        claims.release_unit(work.unit, token, PARENT_WAIT_SECONDS)
+        work.done = True
+    staying = [w for w in works if not w.done]
+    needed = {s.data for w in staying for s in w.needs.to_translate}
+    return [t for t in to_send if t in needed and t not in memory and t not in elsewhere], staying
 
 
 def accept_results(run, translator, works, texts, memory, results: dict[str, str]) -> None:
@@ -561,6 +589,8 @@ def accept_results(run, translator, works, texts, memory, results: dict[str, str
     Optional translator contract: ``billed_characters`` per text, and ``failed_texts`` it
     refused with a reason (e.g. too large for one request) so only their units fail.
     """
+    if not works:
+        return
     billed = getattr(translator, "billed_characters", None) or {}
     refused = getattr(translator, "failed_texts", None) or {}
     for text in results:

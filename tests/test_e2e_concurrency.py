@@ -1,0 +1,50 @@
+"""Several real worker processes on one run: all units succeed, nothing is translated twice."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from tests.test_e2e_crashes import (  # noqa: F401
+    WorkerPool,
+    assert_run_is_whole,
+    crash_env,
+    run_with_pool,
+    site_env,
+)
+from tests.test_e2e_db_worker import manage
+from tests.translators import read_translator_log
+
+pytestmark = pytest.mark.e2e
+
+DISTINCT_TEXTS = """
+import json
+from wagtail.models import Locale
+from wagtail_bulk_translate.models import Run
+from wagtail_bulk_translate.preflight import sample_texts
+from wagtail_bulk_translate.scope import iter_scope, Scope
+run = Run.objects.get()
+objects = list(iter_scope(Scope.from_json(run.scope), run.source_locale))
+print(json.dumps(sorted(sample_texts(objects))))
+"""
+
+
+def test_four_workers_translate_each_string_once(crash_env):  # noqa: F811
+    manage(crash_env, "migrate", "--verbosity", "0")
+    manage(crash_env, "seed_demo", "--pages", "160")
+    pool = WorkerPool(crash_env, size=4)
+    try:
+        summary = run_with_pool(crash_env, pool, timeout=600)
+    finally:
+        pool.stop()
+    assert summary["units_total"] >= 500
+    assert pool.deaths == 0
+    assert_run_is_whole(crash_env, summary)
+    sent = Counter(read_translator_log(crash_env["translator_log"]))
+    assert [item for item, n in sent.items() if n > 1] == [], "a string was translated twice"
+    # Exactly the work one worker would have done: every distinct text once per locale.
+    distinct = json.loads(manage(crash_env, "shell", "--no-imports", "-c", DISTINCT_TEXTS).stdout)
+    for code in ("fr", "de", "es"):
+        assert sorted(text for locale, text in sent if locale == code) == distinct

@@ -661,3 +661,29 @@ def run_until_settled(task_queue, max_tasks: int = 200) -> None:
             if others[0].task.module_path.startswith("wagtail_bulk_translate."):
                 others[0].task.func(*others[0].args, **others[0].kwargs)
     raise AssertionError("queue did not settle")
+
+
+@pytest.mark.django_db
+def test_the_demo_site_bills_exactly_the_floor(start, task_queue, deepl_runs):
+    """The whole demo site (pages, snippets, both kinds of settings) into fr and de: DeepL
+    bills each distinct string that needs a translation once per locale, nothing more."""
+    from wagtail.models import Locale
+
+    from demo.content import seed_demo_content
+    from wagtail_bulk_translate.preflight import sample_texts
+    from wagtail_bulk_translate.scope import iter_scope, whole_site_scope
+
+    seed_demo_content(pages=30)
+    task_queue.clear()
+    source = Locale.objects.get(language_code="en")
+    scope = whole_site_scope(source)
+    needed = sample_texts(list(iter_scope(scope, source)))
+
+    run = run_pages(start, task_queue, scope, publish_policy="mirror")
+
+    assert run.status == RunStatus.SUCCEEDED, run.units.exclude(status="succeeded").first()
+    floor = 2 * sum(billable_characters(text) for text in needed)
+    assert deepl_runs.billed == floor
+    assert run.billed_characters == floor
+    for target_lang in ("FR", "DE"):
+        assert sorted(deepl_runs.texts_sent(target_lang)) == sorted(needed)

@@ -16,9 +16,16 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)  ## Migrate, seed and translate the demo site end to end (SQLite, pseudo translator)
 	$(MANAGE) demo
 
+# The worker of the task backend the sandbox settings pick (TASK_BACKEND=db, the default, or rq).
+ifeq ($(TASK_BACKEND),rq)
+WORKER := $(MANAGE) rqworker --with-scheduler bulk_translate default
+else
+WORKER := $(MANAGE) db_worker --queue-name '*'
+endif
+
 serve: $(STAMP)  ## Admin at http://localhost:8000/admin/ (admin / changeme) with a task worker
 	$(MANAGE) migrate --verbosity 0
-	$(MANAGE) db_worker --queue-name '*' & \
+	$(WORKER) & \
 	  trap 'kill $$!' EXIT INT TERM; $(MANAGE) runserver 0.0.0.0:8000
 
 test: $(STAMP)  ## The whole suite on SQLite (set DATABASE_URL for PostgreSQL)

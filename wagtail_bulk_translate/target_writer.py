@@ -173,7 +173,9 @@ def new_page(original: Page, locale, slug: str) -> Page:
         to=translated_parent,
         update_attrs={
             "locale": locale,
-            "slug": find_available_slug(translated_parent, slugify(slug, allow_unicode=True)),
+            "slug": find_available_slug(
+                translated_parent, page_slug(slug) or page_slug(original.slug) or "page"
+            ),
         },
         copy_revisions=False,
         keep_live=False,
@@ -181,6 +183,12 @@ def new_page(original: Page, locale, slug: str) -> Page:
         process_child_object=move_child_to_locale(locale),
         log_action="wagtail.copy_for_translation",
     )
+
+
+def page_slug(value: str) -> str:
+    """A valid slug that fits the field, leaving room for find_available_slug's suffix."""
+    limit = Page._meta.get_field("slug").max_length - 10
+    return slugify(value, allow_unicode=True)[:limit].strip("-")
 
 
 def move_child_to_locale(locale):
@@ -197,7 +205,7 @@ def save_page(page: Page, *, user, publish: bool, keep_row: bool):
         page.save(update_fields=["alias_of_id"], clean=False)
     if not keep_row:
         page.slug = find_available_slug(
-            page.get_parent(), slugify(page.slug, allow_unicode=True), ignore_page_id=page.pk
+            page.get_parent(), page_slug(page.slug) or page.slug, ignore_page_id=page.pk
         )
     page.full_clean()  # once, and keyed by field, so the unit's reason names the field
     if keep_row:

@@ -28,11 +28,10 @@ from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
-from django.db import OperationalError, models, transaction
+from django.db import DataError, OperationalError, models, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.html import strip_tags
-from django.utils.text import slugify
 from wagtail.models import Locale, Page, TranslatableMixin
 from wagtail_localize.models import (
     SourceDeletedError,
@@ -66,7 +65,7 @@ from .segments import (
     plan_strings,
 )
 from .snapshots import row_fingerprint
-from .target_writer import can_be_draft, check_complete, snapshot_target, write_target
+from .target_writer import can_be_draft, check_complete, page_slug, snapshot_target, write_target
 from .translators.loading import build_translator
 
 logger = logging.getLogger(__name__)
@@ -264,6 +263,13 @@ def describe_exception(err: Exception) -> Failure:
         return Failure(err.code, err.message, err.transient)
     if isinstance(err, SourceDeletedError):
         return Failure(ErrorCode.SOURCE_DELETED, "The source object was deleted during the run.")
+    if isinstance(err, DataError):
+        # PostgreSQL refuses what SQLite silently stores, e.g. a translation too long for its
+        # column: the object is invalid, retrying will not help.
+        return Failure(
+            ErrorCode.VALIDATION_ERROR,
+            f"The translated object is invalid — a value does not fit its field ({err}).",
+        )
     if isinstance(err, OperationalError):
         # Lock timeouts, deadlocks, serialization failures: the database was busy.
         return Failure(ErrorCode.INTERNAL_ERROR, f"The database was busy ({err}).", True)
@@ -721,7 +727,7 @@ def resolve_derived_slug(obj: ObjectWork, work: UnitWork) -> None:
             .values_list("data", flat=True)
             .first()
         )
-    derived = slugify(strip_tags_text(title_text or slug.data), allow_unicode=True)
+    derived = page_slug(strip_tags_text(title_text or slug.data))
     work.needs.resolved[slug] = derived or slug.data
 
 

@@ -12,6 +12,6 @@ try:  # Django >= 6.0
 except ImportError:  # Django 5.2 with the django-tasks backport
     from django_tasks import TaskResultStatus, task, task_backends
     from django_tasks.backends.dummy import DummyBackend
-    from django_tasks.exceptions import InvalidTaskBackend
+    from django_tasks.exceptions import InvalidTaskBackendError as InvalidTaskBackend
 
 __all__ = ["DummyBackend", "InvalidTaskBackend", "TaskResultStatus", "task", "task_backends"]

@@ -12,7 +12,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('contenttypes', '0002_remove_content_type_name'),
-        ('wagtailcore', '0098_apitoken'),
+        ('wagtailcore', '0094_alter_page_locale'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

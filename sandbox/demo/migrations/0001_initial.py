@@ -13,14 +13,14 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('wagtailcore', '0098_apitoken'),
+        ('wagtailcore', '0094_alter_page_locale'),
     ]
 
     operations = [
         migrations.CreateModel(
             name='ArticleIndexPage',
             fields=[
-                ('page_ptr', models.OneToOneField(auto_created=True, on_delete=django.db.models.deletion.CASCADE, parent_link=True, primary_key=True, serialize=False, to=settings.WAGTAIL_PAGE_MODEL)),
+                ('page_ptr', models.OneToOneField(auto_created=True, on_delete=django.db.models.deletion.CASCADE, parent_link=True, primary_key=True, serialize=False, to=getattr(settings, "WAGTAIL_PAGE_MODEL", "wagtailcore.page"))),
                 ('intro', wagtail.fields.RichTextField(blank=True)),
             ],
             options={
@@ -31,7 +31,7 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name='HomePage',
             fields=[
-                ('page_ptr', models.OneToOneField(auto_created=True, on_delete=django.db.models.deletion.CASCADE, parent_link=True, primary_key=True, serialize=False, to=settings.WAGTAIL_PAGE_MODEL)),
+                ('page_ptr', models.OneToOneField(auto_created=True, on_delete=django.db.models.deletion.CASCADE, parent_link=True, primary_key=True, serialize=False, to=getattr(settings, "WAGTAIL_PAGE_MODEL", "wagtailcore.page"))),
                 ('intro', wagtail.fields.RichTextField(blank=True)),
                 ('body', wagtail.fields.StreamField([('heading', 0), ('paragraph', 1), ('quote', 4), ('section', 13), ('links', 15)], blank=True, block_lookup={0: ('wagtail.blocks.CharBlock', (), {'form_classname': 'title'}), 1: ('wagtail.blocks.RichTextBlock', (), {}), 2: ('wagtail.blocks.TextBlock', (), {}), 3: ('wagtail.blocks.CharBlock', (), {'required': False}), 4: ('wagtail.blocks.StructBlock', [[('quote', 2), ('attribution', 3)]], {}), 5: ('wagtail.blocks.CharBlock', (), {}), 6: ('wagtail.blocks.ListBlock', (5,), {'label': 'Key facts'}), 7: ('wagtail.blocks.StreamBlock', [[('paragraph', 1), ('quote', 4), ('facts', 6)]], {}), 8: ('wagtail.blocks.RichTextBlock', (), {'features': ['bold', 'italic', 'link']}), 9: ('wagtail.blocks.URLBlock', (), {}), 10: ('wagtail.blocks.StructBlock', [[('text', 5), ('url', 9)]], {'required': False}), 11: ('wagtail.blocks.StructBlock', [[('heading', 5), ('body', 8), ('link', 10)]], {}), 12: ('wagtail.blocks.ListBlock', (11,), {}), 13: ('wagtail.blocks.StructBlock', [[('heading', 5), ('content', 7), ('cards', 12)]], {}), 14: ('wagtail.blocks.StructBlock', [[('text', 5), ('url', 9)]], {}), 15: ('wagtail.blocks.ListBlock', (14,), {})})),
             ],
@@ -43,7 +43,7 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name='LandingPage',
             fields=[
-                ('page_ptr', models.OneToOneField(auto_created=True, on_delete=django.db.models.deletion.CASCADE, parent_link=True, primary_key=True, serialize=False, to=settings.WAGTAIL_PAGE_MODEL)),
+                ('page_ptr', models.OneToOneField(auto_created=True, on_delete=django.db.models.deletion.CASCADE, parent_link=True, primary_key=True, serialize=False, to=getattr(settings, "WAGTAIL_PAGE_MODEL", "wagtailcore.page"))),
                 ('body', wagtail.fields.StreamField([('heading', 0), ('paragraph', 1), ('quote', 4), ('section', 13), ('links', 15)], blank=True, block_lookup={0: ('wagtail.blocks.CharBlock', (), {'form_classname': 'title'}), 1: ('wagtail.blocks.RichTextBlock', (), {}), 2: ('wagtail.blocks.TextBlock', (), {}), 3: ('wagtail.blocks.CharBlock', (), {'required': False}), 4: ('wagtail.blocks.StructBlock', [[('quote', 2), ('attribution', 3)]], {}), 5: ('wagtail.blocks.CharBlock', (), {}), 6: ('wagtail.blocks.ListBlock', (5,), {'label': 'Key facts'}), 7: ('wagtail.blocks.StreamBlock', [[('paragraph', 1), ('quote', 4), ('facts', 6)]], {}), 8: ('wagtail.blocks.RichTextBlock', (), {'features': ['bold', 'italic', 'link']}), 9: ('wagtail.blocks.URLBlock', (), {}), 10: ('wagtail.blocks.StructBlock', [[('text', 5), ('url', 9)]], {'required': False}), 11: ('wagtail.blocks.StructBlock', [[('heading', 5), ('body', 8), ('link', 10)]], {}), 12: ('wagtail.blocks.ListBlock', (11,), {}), 13: ('wagtail.blocks.StructBlock', [[('heading', 5), ('content', 7), ('cards', 12)]], {}), 14: ('wagtail.blocks.StructBlock', [[('text', 5), ('url', 9)]], {}), 15: ('wagtail.blocks.ListBlock', (14,), {})})),
             ],
             options={
@@ -69,7 +69,7 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name='ArticlePage',
             fields=[
-                ('page_ptr', models.OneToOneField(auto_created=True, on_delete=django.db.models.deletion.CASCADE, parent_link=True, primary_key=True, serialize=False, to=settings.WAGTAIL_PAGE_MODEL)),
+                ('page_ptr', models.OneToOneField(auto_created=True, on_delete=django.db.models.deletion.CASCADE, parent_link=True, primary_key=True, serialize=False, to=getattr(settings, "WAGTAIL_PAGE_MODEL", "wagtailcore.page"))),
                 ('summary', models.CharField(blank=True, max_length=255)),
                 ('body', wagtail.fields.StreamField([('heading', 0), ('paragraph', 1), ('quote', 4), ('section', 13), ('links', 15)], blank=True, block_lookup={0: ('wagtail.blocks.CharBlock', (), {'form_classname': 'title'}), 1: ('wagtail.blocks.RichTextBlock', (), {}), 2: ('wagtail.blocks.TextBlock', (), {}), 3: ('wagtail.blocks.CharBlock', (), {'required': False}), 4: ('wagtail.blocks.StructBlock', [[('quote', 2), ('attribution', 3)]], {}), 5: ('wagtail.blocks.CharBlock', (), {}), 6: ('wagtail.blocks.ListBlock', (5,), {'label': 'Key facts'}), 7: ('wagtail.blocks.StreamBlock', [[('paragraph', 1), ('quote', 4), ('facts', 6)]], {}), 8: ('wagtail.blocks.RichTextBlock', (), {'features': ['bold', 'italic', 'link']}), 9: ('wagtail.blocks.URLBlock', (), {}), 10: ('wagtail.blocks.StructBlock', [[('text', 5), ('url', 9)]], {'required': False}), 11: ('wagtail.blocks.StructBlock', [[('heading', 5), ('body', 8), ('link', 10)]], {}), 12: ('wagtail.blocks.ListBlock', (11,), {}), 13: ('wagtail.blocks.StructBlock', [[('heading', 5), ('content', 7), ('cards', 12)]], {}), 14: ('wagtail.blocks.StructBlock', [[('text', 5), ('url', 9)]], {}), 15: ('wagtail.blocks.ListBlock', (14,), {})})),
                 ('coordinates', models.CharField(blank=True, max_length=64)),

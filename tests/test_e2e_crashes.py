@@ -18,7 +18,13 @@ from collections import Counter
 
 import pytest
 
-from tests.test_e2e_db_worker import MANAGE, ROOT, SITE_REPORT, manage, site_env  # noqa: F401
+from tests.test_e2e_db_worker import (  # noqa: F401
+    MANAGE,
+    ROOT,
+    assert_site_translated,
+    manage,
+    site_env,
+)
 from tests.translators import read_translator_log
 
 pytestmark = pytest.mark.e2e
@@ -135,14 +141,7 @@ def assert_run_is_whole(env, summary: dict) -> None:
     assert summary["units"]["succeeded"] == summary["units_total"] > 0, summary
     integrity = json.loads(manage(env, "shell", "--no-imports", "-c", INTEGRITY_REPORT).stdout)
     assert integrity == {"duplicate_pages": [], "running_units": 0, "tree_problems": [0] * 5}
-    report = json.loads(manage(env, "shell", "--no-imports", "-c", SITE_REPORT).stdout)
-    for code in ("fr", "de"):
-        assert set(report[code]) == set(report["en"])
-        for key, source in report["en"].items():
-            target = report[code][key]
-            assert target["title"] != source["title"]
-            assert target["live"] == source["live"]
-            assert target["body"] == source["body"]
+    assert_site_translated(env, ("fr", "de", "es"))
 
 
 @pytest.mark.parametrize("crash_at", ["before_translate", "after_translate", "during_write"])

@@ -36,6 +36,9 @@ Every key is optional. Defaults::
         # Preflight cost: price per million billed characters, and its currency.
         "PRICE_PER_MILLION_CHARACTERS": 20.0,
         "CURRENCY": "EUR",
+        # The admin asks for an extra confirmation before starting a run whose preflight
+        # estimate costs more than this (in CURRENCY); None never asks.
+        "CONFIRM_ABOVE_COST": 50.0,
         # Page slugs of new targets: "derive" (slugify the translated title), "keep" (source
         # slug) or "translate" (machine-translate the slug). Existing targets keep their slug.
         "SLUG_POLICY": "derive",
@@ -80,6 +83,7 @@ class BulkTranslateSettings:
     REVERT_WINDOW_DAYS: float = 30
     PRICE_PER_MILLION_CHARACTERS: float = 20.0
     CURRENCY: str = "EUR"
+    CONFIRM_ABOVE_COST: float | None = 50.0
     SLUG_POLICY: str = "derive"
     SITE_LOCALES: dict[str, str] = field(default_factory=dict)
     EXCLUDE_FIELDS: dict[str, list[str]] = field(default_factory=dict)

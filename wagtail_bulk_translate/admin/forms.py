@@ -1,0 +1,199 @@
+"""Forms of the admin. ``RunOptionsForm`` holds the options every way of starting a run shares.
+
+The new-run wizard and the page / snippet bulk actions subclass ``RunOptionsForm`` and add their
+scope fields; ``run_options()`` gives the keyword arguments of ``api.start_run`` /
+``api.preflight`` for everything but the scope and the source locale.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+from wagtail.models import Locale
+
+from ..api import BulkTranslateError, Preflight
+from ..conf import get_settings
+from ..models import ContentSource, Mode, PublishPolicy
+
+ALL_LOCALES = "all"
+DEFAULT_CANARY_SIZE = 20
+
+MODE_HELP = _(
+    "Changed: only what changed since its last machine translation, or was never translated "
+    "(cheapest). Refresh: re-translate every machine translation, keeping manual ones. "
+    "Overwrite: re-translate everything, manual translations included."
+)
+OVERWRITE_WARNING = _(
+    "I understand that overwrite mode replaces manual translations, and translated pages "
+    "edited by hand outside the translation workflow, with new machine translations."
+)
+
+
+def locale_choices() -> list[tuple[str, str]]:
+    return [(locale.language_code, locale.get_display_name()) for locale in Locale.objects.all()]
+
+
+class RunOptionsForm(forms.Form):
+    """Target locales, mode (with the overwrite confirmation), publish policy, content source,
+    canary, and the cost confirmation the preflight step may ask for.
+
+    Subclasses provide the source locale: either a ``source_locale`` form field, or the
+    ``source_locale`` keyword argument (bulk actions know it from the selected objects).
+    """
+
+    target_locales = forms.MultipleChoiceField(
+        label=_("Target locales"),
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "The locales to translate into. 'All locales' means every locale of the site except "
+            "the source."
+        ),
+        error_messages={"required": _("Choose at least one target locale, or 'All locales'.")},
+    )
+    mode = forms.ChoiceField(
+        label=_("Mode"),
+        choices=Mode.choices,
+        initial=Mode.CHANGED,
+        widget=forms.RadioSelect,
+        help_text=MODE_HELP,
+    )
+    confirm_overwrite = forms.BooleanField(
+        label=_("Replace manual translations"),
+        required=False,
+        help_text=OVERWRITE_WARNING,
+    )
+    publish_policy = forms.ChoiceField(
+        label=_("Publishing"),
+        choices=PublishPolicy.choices,
+        initial=PublishPolicy.DRAFT,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "Drafts let you review translations before they go live. Mirror publishes a "
+            "translation only where the source page is live. A canary always saves drafts."
+        ),
+    )
+    content_source = forms.ChoiceField(
+        label=_("Translate"),
+        choices=ContentSource.choices,
+        initial=ContentSource.LIVE,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "Live: what visitors see now. Latest draft: include unpublished changes to the source."
+        ),
+    )
+    use_canary = forms.BooleanField(
+        label=_("Start with a canary"),
+        required=False,
+        initial=True,
+        help_text=_(
+            "Translate a small sample first, as drafts, so you can review it before paying for "
+            "the whole run. You then promote the canary to the full run."
+        ),
+    )
+    canary_size = forms.IntegerField(
+        label=_("Canary size"),
+        required=False,
+        min_value=1,
+        max_value=1000,
+        initial=DEFAULT_CANARY_SIZE,
+        help_text=_(
+            "How many (object, locale) pairs the canary translates. Every content type and "
+            "locale is represented before any gets a second pick."
+        ),
+    )
+    confirm_cost = forms.BooleanField(
+        label=_("I accept the estimated cost"),
+        required=False,
+        help_text=_("Asked when the estimate is above the configured threshold."),
+    )
+
+    def __init__(self, *args: Any, source_locale: Locale | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fixed_source_locale = source_locale
+        self.fields["target_locales"].choices = [
+            (ALL_LOCALES, _("All locales")),
+            *locale_choices(),
+        ]
+
+    def get_source_locale(self) -> Locale | None:
+        """The run's source locale once cleaned (a field of a subclass, or fixed at init)."""
+        return self.cleaned_data.get("source_locale") or self.fixed_source_locale
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        self.clean_targets_against_source()
+        if cleaned.get("mode") == Mode.OVERWRITE and not cleaned.get("confirm_overwrite"):
+            self.add_error(
+                "confirm_overwrite",
+                _("Overwrite replaces manual translations: tick this box, or choose another mode."),
+            )
+        canary_missing = cleaned.get("use_canary") and not cleaned.get("canary_size")
+        if canary_missing and "canary_size" not in self.errors:
+            self.add_error(
+                "canary_size", _("Give the canary a size of at least 1, or untick the canary.")
+            )
+        return cleaned
+
+    def clean_targets_against_source(self) -> None:
+        codes = self.cleaned_data.get("target_locales")
+        source = self.get_source_locale()
+        if not codes or source is None:
+            return
+        if ALL_LOCALES in codes:
+            codes = [code for code, _label in locale_choices() if code != source.language_code]
+            if not codes:
+                self.add_error("target_locales", _("The site has no other locale to translate to."))
+                return
+        elif source.language_code in codes:
+            self.add_error(
+                "target_locales",
+                _("%(code)s is the source locale: untick it, or choose another source.")
+                % {"code": source.language_code},
+            )
+            return
+        self.cleaned_data["target_locales"] = codes
+
+    def run_options(self) -> dict[str, Any]:
+        """Keyword arguments of ``api.start_run`` (without scope, source locale and user)."""
+        data = self.cleaned_data
+        return {
+            "target_locales": data["target_locales"],
+            "mode": data["mode"],
+            "publish_policy": data["publish_policy"],
+            "content_source": data["content_source"],
+            "canary_size": data["canary_size"] if data["use_canary"] else None,
+        }
+
+    def needs_cost_confirmation(self, estimate: Preflight) -> bool:
+        threshold = get_settings().CONFIRM_ABOVE_COST
+        return threshold is not None and estimate.estimated_cost > Decimal(str(threshold))
+
+    def check_cost_confirmed(self, estimate: Preflight) -> bool:
+        """False (with a field error) when the estimate needs a confirmation not given."""
+        if self.needs_cost_confirmation(estimate) and not self.cleaned_data.get("confirm_cost"):
+            threshold = get_settings().CONFIRM_ABOVE_COST
+            self.add_error(
+                "confirm_cost",
+                _(
+                    "This run is estimated at %(cost)s %(currency)s, above %(threshold)s: tick "
+                    "the box to start it anyway."
+                )
+                % {
+                    "cost": estimate.estimated_cost,
+                    "currency": estimate.currency,
+                    "threshold": threshold,
+                },
+            )
+            return False
+        return True
+
+    def add_api_error(self, err: BulkTranslateError) -> None:
+        """Show an error the API refused the request with (its message says what to do)."""
+        self.add_error(None, str(err))
+
+    def hidden_fields_for_confirmation(self) -> list:
+        """Every bound field as hidden inputs: the confirm step re-posts the whole request."""
+        return [field.as_hidden() for field in self if field.name != "confirm_cost"]

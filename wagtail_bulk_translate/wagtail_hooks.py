@@ -1,0 +1,1 @@
+"""Wagtail registrations only: the code they register lives in ``wagtail_bulk_translate.admin``."""

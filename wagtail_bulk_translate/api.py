@@ -8,6 +8,7 @@ editor-readable message when a request is refused.
 from __future__ import annotations
 
 from .controls import cancel_run, pause_run, promote_canary, resume_run, retry_failed
+from .coverage import CoverageRow, coverage
 from .errors import BulkTranslateError, RunConfigurationError, ScopeError
 from .preflight import Preflight, preflight
 from .revert import RevertRefused, RevertSummary, check_revertible, revert_summary, start_revert
@@ -16,6 +17,7 @@ from .scope import Scope
 
 __all__ = [
     "BulkTranslateError",
+    "CoverageRow",
     "Preflight",
     "RevertRefused",
     "RevertSummary",
@@ -24,6 +26,7 @@ __all__ = [
     "ScopeError",
     "cancel_run",
     "check_revertible",
+    "coverage",
     "error_breakdown",
     "pause_run",
     "preflight",

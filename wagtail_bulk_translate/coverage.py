@@ -1,0 +1,196 @@
+"""Translation coverage: per content type and target locale, what is translated, outdated, missing.
+
+Set-based on purpose: a few grouped queries per model whatever the number of objects (the report
+must stay fast on sites of tens of thousands of pages), never a loop over objects.
+
+* **missing**: the source object has no translation in the locale (a page alias, an
+  untranslated copy wagtail-localize keeps in sync, counts as missing);
+* **outdated**: the source was edited after the last time a run translated it into the locale
+  (or confirmed it unchanged). Edits are known from revisions: pages' latest revision time and
+  the latest revision of ``RevisionMixin`` snippets. An edit that changed no translatable text
+  still counts; a run in ``changed`` mode then skips it at no cost and it is no longer outdated.
+  Models without revisions record no edit time: their ``outdated`` is ``None`` (unknown);
+* **translated**: the rest of the existing translations, including those made outside runs.
+
+Per-site settings (``BaseSiteSetting``) have no translation key linking their rows and are left
+out of the report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.apps import apps
+from django.contrib.contenttypes.models import ContentType
+from django.db import models
+from django.db.models import Count, Exists, OuterRef, Q, Subquery
+from wagtail.models import Locale, Page, RevisionMixin
+
+from .errors import ErrorCode
+from .models import Unit, UnitStatus
+from .scope import model_label, translatable_setting_labels, translatable_snippet_labels
+from .translatable_settings import is_site_setting
+
+PAGES = "pages"
+SNIPPETS = "snippets"
+SETTINGS = "settings"
+
+
+@dataclass(frozen=True)
+class CoverageRow:
+    """Coverage of one content type in one target locale; the counts add up to ``total``."""
+
+    kind: str  # PAGES, SNIPPETS or SETTINGS
+    label: str  # "app_label.ModelName"
+    name: str  # the model's verbose name, for people
+    locale: str  # target locale code
+    total: int  # source objects
+    translated: int  # translated and not edited since (or edit times unknown)
+    outdated: int | None  # None: the model records no edit times
+    missing: int
+
+    @property
+    def percent_translated(self) -> int:
+        return round(100 * self.translated / self.total) if self.total else 100
+
+    @property
+    def needs_work(self) -> bool:
+        return bool(self.missing or self.outdated)
+
+
+def coverage(
+    source_locale: Locale, target_locales: list[Locale] | None = None
+) -> list[CoverageRow]:
+    """Coverage of every page type, translatable snippet and setting, per target locale.
+
+    ``target_locales`` defaults to every locale but the source. Rows are ordered pages first,
+    then snippets, then settings, by model and locale; types without source objects are left
+    out.
+    """
+    if target_locales is None:
+        target_locales = list(Locale.objects.exclude(pk=source_locale.pk).order_by("language_code"))
+    targets = [locale for locale in target_locales if locale.pk != source_locale.pk]
+    if not targets:
+        return []
+    rows = page_rows(source_locale, targets)
+    for kind, labels in ((SNIPPETS, translatable_snippet_labels()), (SETTINGS, setting_labels())):
+        for label in labels:
+            rows.extend(model_rows(kind, apps.get_model(label), source_locale, targets))
+    return rows
+
+
+def setting_labels() -> list[str]:
+    return [
+        label
+        for label in translatable_setting_labels()
+        if not is_site_setting(apps.get_model(label))
+    ]
+
+
+def page_rows(source: Locale, targets: list[Locale]) -> list[CoverageRow]:
+    sources = Page.objects.filter(locale=source, depth__gt=1, alias_of__isnull=True)
+    totals = dict(sources.values_list("content_type").annotate(n=Count("pk")).order_by())
+    if not totals:
+        return []
+    found = translation_counts(
+        Page.objects.filter(alias_of__isnull=True),
+        sources,
+        targets,
+        group_by=("content_type", "locale"),
+        edited_at="latest_revision_created_at",
+    )
+    content_types = [ContentType.objects.get_for_id(pk) for pk in totals]  # cached
+    models_by_label = {model_label(ct.model_class()): ct for ct in content_types}
+    rows = []
+    for label in sorted(models_by_label):
+        ct = models_by_label[label]
+        for locale in targets:
+            existing, stale = found.get((ct.pk, locale.pk), (0, 0))
+            rows.append(make_row(PAGES, ct.model_class(), locale, totals[ct.pk], existing, stale))
+    return rows
+
+
+def model_rows(
+    kind: str, model: type[models.Model], source: Locale, targets: list[Locale]
+) -> list[CoverageRow]:
+    sources = model._default_manager.filter(locale=source)
+    total = sources.count()
+    if not total:
+        return []
+    edited_at = "latest_revision__created_at" if issubclass(model, RevisionMixin) else None
+    found = translation_counts(
+        model._default_manager.all(), sources, targets, group_by=("locale",), edited_at=edited_at
+    )
+    unknown = None if edited_at is None else 0
+    rows = []
+    for locale in targets:
+        existing, stale = found.get((locale.pk,), (0, unknown))
+        rows.append(make_row(kind, model, locale, total, existing, stale))
+    return rows
+
+
+def translation_counts(
+    base: models.QuerySet,
+    sources: models.QuerySet,
+    targets: list[Locale],
+    *,
+    group_by: tuple[str, ...],
+    edited_at: str | None,
+) -> dict[tuple, tuple[int, int | None]]:
+    """{group: (translations of the sources, outdated ones among them)} in one grouped query.
+
+    Outdated is None when ``edited_at`` is None (the model records no edit times).
+    """
+    aggregates = {"n": Count("pk")}
+    if edited_at is not None:
+        aggregates["stale"] = Count(
+            "pk", filter=Exists(edited_since_translated(sources, edited_at))
+        )
+    rows = (
+        base.filter(locale__in=targets, translation_key__in=sources.values("translation_key"))
+        .values_list(*group_by)
+        .annotate(**aggregates)
+        .order_by()
+    )
+    width = len(group_by)
+    return {
+        tuple(row[:width]): (row[width], row[width + 1] if edited_at is not None else None)
+        for row in rows
+    }
+
+
+def edited_since_translated(sources: models.QuerySet, edited_at: str) -> models.QuerySet:
+    """The source of the outer target row, if edited after its last translation into the
+    target's locale (a run's success, or a run's check that it was unchanged; not reverted)."""
+    last_translated = (
+        Unit.objects.filter(
+            object_key=OuterRef("translation_key"),
+            target_locale_id=OuterRef(OuterRef("locale_id")),
+            reverted_at__isnull=True,
+        )
+        .filter(
+            Q(status=UnitStatus.SUCCEEDED)
+            | Q(status=UnitStatus.SKIPPED, error_code=ErrorCode.UNCHANGED)
+        )
+        .order_by("-finished_at")
+        .values("finished_at")[:1]
+    )
+    return sources.filter(
+        translation_key=OuterRef("translation_key"),
+        **{f"{edited_at}__gt": Subquery(last_translated)},
+    )
+
+
+def make_row(
+    kind: str, model: type[models.Model], locale: Locale, total: int, existing: int, stale
+) -> CoverageRow:
+    return CoverageRow(
+        kind=kind,
+        label=model_label(model),
+        name=str(model._meta.verbose_name),
+        locale=locale.language_code,
+        total=total,
+        translated=existing - (stale or 0),
+        outdated=stale,
+        missing=total - existing,
+    )

@@ -11,6 +11,7 @@ from django.core.management import call_command
 from wagtail.models import Locale
 
 from tests import factories
+from tests.fake_deepl import fake_deepl  # noqa: F401
 from tests.translators import translator_setting
 from wagtail_bulk_translate.errors import RunConfigurationError
 from wagtail_bulk_translate.models import Run
@@ -107,3 +108,16 @@ def test_cli_estimate_starts_nothing(tree):
     assert report["exact"] is True
     assert not Run.objects.exists()
     assert Locale.objects.filter(language_code="fr").exists()
+
+
+def test_deepl_usage_gives_quota_left(tree, settings, fake_deepl):  # noqa: F811
+    settings.WAGTAIL_BULK_TRANSLATE = {
+        **settings.WAGTAIL_BULK_TRANSLATE,
+        "TRANSLATOR": {
+            "CLASS": "wagtail_bulk_translate.translators.deepl.DeepLTranslator",
+            "OPTIONS": {"AUTH_KEY": "test:fx", "SERVER_URL": fake_deepl.url},
+        },
+    }
+    result = preflight(scope_of(tree), "en", ["fr"])
+    assert result.usage == {"used": 0, "limit": 1_000_000_000, "remaining": 1_000_000_000}
+    json.dumps(result.as_dict())

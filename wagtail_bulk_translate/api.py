@@ -9,21 +9,26 @@ from __future__ import annotations
 
 from .controls import cancel_run, pause_run, promote_canary, resume_run, retry_failed
 from .coverage import CoverageRow, coverage
-from .errors import BulkTranslateError, RunConfigurationError, ScopeError
+from .errors import BulkTranslateError, ErrorCode, RunConfigurationError, ScopeError
 from .preflight import Preflight, preflight
 from .revert import RevertRefused, RevertSummary, check_revertible, revert_summary, start_revert
+from .review import CanarySample, SampleString, canary_samples
 from .runs import error_breakdown, run_summary, start_run, units_by_locale
-from .scope import Scope
+from .scope import Scope, translatable_setting_labels, translatable_snippet_labels, whole_site_scope
 
 __all__ = [
     "BulkTranslateError",
+    "CanarySample",
     "CoverageRow",
+    "ErrorCode",
     "Preflight",
     "RevertRefused",
     "RevertSummary",
     "RunConfigurationError",
+    "SampleString",
     "Scope",
     "ScopeError",
+    "canary_samples",
     "cancel_run",
     "check_revertible",
     "coverage",
@@ -37,5 +42,8 @@ __all__ = [
     "run_summary",
     "start_revert",
     "start_run",
+    "translatable_setting_labels",
+    "translatable_snippet_labels",
     "units_by_locale",
+    "whole_site_scope",
 ]

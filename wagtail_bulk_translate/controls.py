@@ -216,6 +216,7 @@ def promote_canary(run_id: int, user=None) -> Run:
             translator_options=canary.translator_options,
             promoted_from=canary,
             created_by=user,
+            estimated_characters=canary.estimated_characters,
         )
         run.target_locales.set(canary.target_locales.all())
         transaction.on_commit(lambda: enqueue_coordinator(run.pk))

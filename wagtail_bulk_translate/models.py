@@ -141,6 +141,9 @@ class Run(models.Model):
     units_total = models.PositiveIntegerField(default=0)
     strings_translated = models.PositiveBigIntegerField(default=0)
     billed_characters = models.PositiveBigIntegerField(default=0)
+    # The preflight's billable characters for the whole scope, when the run was started after
+    # one (the admin compares what was billed with it); a promoted run inherits its canary's.
+    estimated_characters = models.PositiveBigIntegerField(null=True, blank=True)
 
     error_code = models.CharField(max_length=32, blank=True, choices=ErrorCode.choices)
     error_message = models.TextField(blank=True)

@@ -203,11 +203,11 @@ def check_translator(result: Preflight, source: Locale, targets: list[Locale]) -
     usage = getattr(translator, "usage", None)
     if callable(usage):
         try:
-            result.usage = usage()
+            result.usage = usage_dict(usage())
         except Exception as err:
             result.warnings.append(f"The translator's usage could not be read: {err}")
     if result.usage and result.usage.get("limit"):
-        left = result.usage["limit"] - result.usage.get("used", 0)
+        left = result.usage["remaining"]
         if result.total_characters > left:
             result.warnings.append(
                 f"About {result.total_characters} characters to translate, but only {left} "
@@ -217,3 +217,15 @@ def check_translator(result: Preflight, source: Locale, targets: list[Locale]) -
         result.warnings.append(
             f"Strings and characters are estimated from {result.sampled_objects} objects."
         )
+
+
+def usage_dict(usage: Any) -> dict[str, int | None] | None:
+    """{"used", "limit", "remaining"} from a translator's usage (a dict or DeepLUsage-like)."""
+    if usage is None:
+        return None
+    if isinstance(usage, dict):
+        used, limit = usage.get("used"), usage.get("limit")
+    else:
+        used, limit = usage.character_count, usage.character_limit
+    remaining = None if limit is None else max(limit - (used or 0), 0)
+    return {"used": used, "limit": limit, "remaining": remaining}

@@ -58,6 +58,7 @@ def start_run(
     content_source: str = ContentSource.LIVE,
     canary_size: int | None = None,
     user=None,
+    estimated_characters: int | None = None,
 ) -> Run:
     """Validate the request, create the run and queue its coordinator.
 
@@ -91,6 +92,7 @@ def start_run(
             translator_class=translator_class,
             translator_options=translator_options,
             created_by=user,
+            estimated_characters=estimated_characters,
         )
         run.target_locales.set(targets)
         transaction.on_commit(lambda: enqueue_coordinator(run.pk))

@@ -1,1 +1,24 @@
 """Wagtail registrations only: the code they register lives in ``wagtail_bulk_translate.admin``."""
+
+from wagtail import hooks
+
+from .admin.log_actions import register_run_log_actions
+from .admin.panels import construct_homepage_panels
+from .admin.permissions import register_run_permission_policy
+from .admin.viewsets import RunViewSet
+
+# Before the viewset is registered, so Wagtail never builds a fallback policy for runs.
+register_run_permission_policy()
+
+
+@hooks.register("register_admin_viewset")
+def register_runs_viewset():
+    return RunViewSet()
+
+
+@hooks.register("register_log_actions")
+def register_log_actions(actions):
+    register_run_log_actions(actions)
+
+
+hooks.register("construct_homepage_panels", construct_homepage_panels)

@@ -11,10 +11,21 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.apps import apps
+from django.core.exceptions import ValidationError
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
-from wagtail.models import Locale
+from wagtail.admin.widgets import AdminPageChooser
+from wagtail.models import Locale, Page, TranslatableMixin
 
-from ..api import BulkTranslateError, Preflight
+from ..api import (
+    BulkTranslateError,
+    Preflight,
+    Scope,
+    translatable_setting_labels,
+    translatable_snippet_labels,
+    whole_site_scope,
+)
 from ..conf import get_settings
 from ..models import ContentSource, Mode, PublishPolicy
 
@@ -197,3 +208,129 @@ class RunOptionsForm(forms.Form):
     def hidden_fields_for_confirmation(self) -> list:
         """Every bound field as hidden inputs: the confirm step re-posts the whole request."""
         return [field.as_hidden() for field in self if field.name != "confirm_cost"]
+
+
+class PageChooser(AdminPageChooser):
+    """Wagtail's page chooser, re-displaying a posted value that is not a page id as empty
+    instead of crashing (the field reports the error)."""
+
+    def get_instance(self, value):
+        try:
+            return super().get_instance(value)
+        except (ValueError, TypeError, ValidationError):
+            return None
+
+
+class PageRootForm(forms.Form):
+    """One page of the scope, with or without the pages under it."""
+
+    page = forms.ModelChoiceField(
+        label=_("Page"),
+        queryset=Page.objects.all(),
+        required=False,
+        widget=PageChooser(),
+        help_text=_("A page in the source locale."),
+    )
+    descendants = forms.BooleanField(
+        label=_("Include the pages under it"),
+        required=False,
+        initial=True,
+        help_text=_("Untick to translate this page only."),
+    )
+
+
+PageRootFormSet = forms.formset_factory(PageRootForm, extra=0, min_num=1, max_num=50)
+
+
+def model_choices(labels: list[str], source_locale: Locale | None) -> list[tuple[str, str]]:
+    """(label, "Categories (12)") for models of the scope: one count query per model."""
+    choices = []
+    for label in labels:
+        model = apps.get_model(label)
+        rows = model._default_manager.all()
+        if source_locale is not None and issubclass(model, TranslatableMixin):
+            rows = rows.filter(locale=source_locale)
+        name = capfirst(model._meta.verbose_name_plural)
+        choices.append((label, f"{name} ({rows.count()})"))
+    return choices
+
+
+class NewRunForm(RunOptionsForm):
+    """The new-run wizard's form: the scope and source locale, then the shared run options.
+
+    Page roots come from a ``PageRootFormSet`` bound beside it (prefix ``pages``).
+    """
+
+    whole_site = forms.BooleanField(
+        label=_("The whole site"),
+        required=False,
+        help_text=_(
+            "Every page tree, translatable snippet and setting of the source locale. The pages, "
+            "snippets and settings chosen below are then all included anyway."
+        ),
+    )
+    source_locale = forms.ModelChoiceField(
+        label=_("Source locale"),
+        queryset=Locale.objects.all(),
+        to_field_name="language_code",
+        empty_label=None,
+        help_text=_("The locale the content is written in; it is translated from this locale."),
+    )
+    snippets = forms.MultipleChoiceField(
+        label=_("Snippets"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "Every object of these snippet types (counted in the source locale) is translated."
+        ),
+    )
+    settings = forms.MultipleChoiceField(
+        label=_("Settings"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Translatable settings: every row of these types is translated."),
+    )
+
+    field_order = ["whole_site", "source_locale", "snippets", "settings"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        source = self.counting_locale()
+        self.fields["snippets"].choices = model_choices(translatable_snippet_labels(), source)
+        self.fields["settings"].choices = model_choices(translatable_setting_labels(), source)
+        self.fields["source_locale"].initial = Locale.get_default().language_code
+
+    def counting_locale(self) -> Locale | None:
+        code = self.data.get("source_locale") if self.is_bound else None
+        code = code or self.initial.get("source_locale")
+        locale = Locale.objects.filter(language_code=code).first() if code else None
+        return locale or Locale.objects.filter(pk=Locale.get_default().pk).first()
+
+    def check_scope_chosen(self, page_roots: list[dict[str, Any]]) -> bool:
+        """False, with an error on the form, when nothing at all was chosen."""
+        data = self.cleaned_data
+        if data.get("whole_site") or page_roots or data.get("snippets") or data.get("settings"):
+            return True
+        self.add_error(
+            "whole_site",
+            _("Choose what to translate: the whole site, or some pages, snippets or settings."),
+        )
+        return False
+
+    def scope(self, page_roots: list[dict[str, Any]]) -> Scope:
+        data = self.cleaned_data
+        if data["whole_site"]:
+            return whole_site_scope(data["source_locale"])
+        return Scope(
+            pages=page_roots, snippets=list(data["snippets"]), settings=list(data["settings"])
+        )
+
+
+def page_roots(formset) -> list[dict[str, Any]]:
+    """The scope's ``pages`` entries from a valid PageRootFormSet (empty rows left out)."""
+    roots: dict[int, bool] = {}
+    for form in formset.forms:
+        page = form.cleaned_data.get("page")
+        if page is not None:
+            roots[page.pk] = roots.get(page.pk, False) or form.cleaned_data["descendants"]
+    return [{"id": pk, "descendants": descendants} for pk, descendants in roots.items()]

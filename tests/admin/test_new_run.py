@@ -1,0 +1,206 @@
+"""The new-run wizard: form, preflight, start; pre-filling; bad input; permissions."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+from wagtail.models import ModelLogEntry
+
+from tests import factories
+from wagtail_bulk_translate.models import Run
+
+pytestmark = pytest.mark.django_db
+
+
+def url() -> str:
+    return reverse("wagtail_bulk_translate:add")
+
+
+def form_data(**overrides) -> dict:
+    data = {
+        "source_locale": "en",
+        "target_locales": ["fr", "de"],
+        "mode": "changed",
+        "publish_policy": "draft",
+        "content_source": "live",
+        "use_canary": "on",
+        "canary_size": "5",
+        "pages-TOTAL_FORMS": "1",
+        "pages-INITIAL_FORMS": "0",
+        "pages-MIN_NUM_FORMS": "1",
+        "pages-MAX_NUM_FORMS": "50",
+        "pages-0-page": "",
+        "pages-0-descendants": "on",
+        "action": "preflight",
+    }
+    data.update(overrides)
+    return {key: value for key, value in data.items() if value is not None}
+
+
+def hidden_inputs(html: str) -> dict:
+    """The confirm form's fields, as the browser would post them back."""
+    form = html[html.index("data-bt-confirm-form") :]
+    data: dict = {}
+    for name, value in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form):
+        data.setdefault(name, []).append(value)
+    return data
+
+
+def test_anonymous_is_sent_to_login(client):
+    response = client.get(url())
+    assert response.status_code == 302 and "/login/" in response["Location"]
+
+
+def test_user_without_permission_gets_403(outsider_client):
+    assert outsider_client.get(url()).status_code == 403
+    assert outsider_client.post(url(), form_data()).status_code == 403
+    assert not Run.objects.exists()
+
+
+def test_form_lists_snippet_and_setting_types_with_counts(admin_client, site_tree):
+    factories.category("Travel")
+    factories.category("Food")
+    html = admin_client.get(url()).content.decode()
+    assert "Categories (2)" in html
+    assert 'value="demo.Category"' in html
+    assert "help" in html and "Every object of these snippet types" in html
+
+
+def test_get_parameters_prefill_the_form(admin_client, site_tree):
+    news = site_tree["news"]
+    query = (
+        f"?pages={news.pk}&snippets=demo.Category&targets=fr&targets=de"
+        "&mode=refresh&source=en&settings=demo.Nope&pages=99999&targets=xx"
+    )
+    response = admin_client.get(url() + query)
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert form.initial["snippets"] == ["demo.Category"]
+    assert form.initial["target_locales"] == ["fr", "de"]
+    assert form.initial["mode"] == "refresh"
+    assert form.initial["source_locale"] == "en"
+    assert response.context["formset"].initial == [{"page": news.pk, "descendants": True}]
+    warnings = [str(m) for m in response.context["messages"]]
+    assert any("demo.Nope" in m for m in warnings)
+    assert any("99999" in m for m in warnings)
+    assert any("xx" in m for m in warnings)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field", "message"),
+    [
+        ({"target_locales": None}, "target_locales", "Choose at least one target locale"),
+        ({"target_locales": ["en", "fr"]}, "target_locales", "en is the source locale"),
+        ({"canary_size": "0"}, "canary_size", "greater than or equal to 1"),
+        ({"canary_size": ""}, "canary_size", "at least 1"),
+        ({"mode": "overwrite"}, "confirm_overwrite", "Overwrite replaces manual translations"),
+        ({"mode": "sideways"}, "mode", "Select a valid choice"),
+        ({"source_locale": "xx"}, "source_locale", "Select a valid choice"),
+        ({"pages-0-page": "abc"}, None, "Select a valid choice"),
+    ],
+)
+def test_bad_input_gets_field_errors(admin_client, site_tree, overrides, field, message):
+    data = form_data(**{"pages-0-page": str(site_tree["news"].pk), **overrides})
+    response = admin_client.post(url(), data)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert message in html
+    if field:
+        assert field in response.context["form"].errors
+    assert not Run.objects.exists()
+
+
+def test_empty_scope_is_a_field_error(admin_client, site_tree):
+    response = admin_client.post(url(), form_data())
+    assert "Choose what to translate" in response.context["form"].errors["whole_site"][0]
+
+
+def test_api_refusal_is_shown_as_a_form_error(admin_client, site_tree):
+    french = site_tree["news"].copy_for_translation(factories.locales()["fr"], copy_parents=True)
+    response = admin_client.post(url(), form_data(**{"pages-0-page": str(french.pk)}))
+    assert response.status_code == 200
+    assert "not in the source locale" in " ".join(response.context["form"].non_field_errors())
+
+
+def test_add_page_adds_a_row_without_errors(admin_client, site_tree):
+    response = admin_client.post(url(), form_data(action="add_page", target_locales=None))
+    assert len(response.context["formset"].forms) == 2
+    assert "Choose at least one target locale" not in response.content.decode()
+
+
+def test_preflight_then_start(admin_client, site_tree, superuser, task_queue):
+    data = form_data(**{"pages-0-page": str(site_tree["news"].pk)})
+    preflight = admin_client.post(url(), data)
+    html = preflight.content.decode()
+    assert preflight.status_code == 200 and "data-bt-preflight-result" in html
+    # News, its 2 articles and their untranslated parent (Home), into 2 locales
+    assert preflight.context["estimate"].units_total == 8
+    assert not Run.objects.exists()
+    confirm = hidden_inputs(html)
+    response = admin_client.post(url(), {**confirm, "action": "start"})
+    run = Run.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("wagtail_bulk_translate:inspect", args=[run.pk])
+    assert run.canary_size == 5 and run.created_by == superuser
+    assert run.scope["pages"] == [{"id": site_tree["news"].pk, "descendants": True}]
+    assert run.estimated_characters == preflight.context["estimate"].total_characters
+    entry = ModelLogEntry.objects.get(action="wagtail_bulk_translate.run.started")
+    assert entry.user == superuser and entry.object_id == str(run.pk)
+
+
+def test_tampered_estimate_gets_a_fresh_preflight(admin_client, site_tree, task_queue):
+    data = form_data(**{"pages-0-page": str(site_tree["news"].pk)})
+    confirm = hidden_inputs(admin_client.post(url(), data).content.decode())
+    confirm["estimate"] = ["forged"]
+    response = admin_client.post(url(), {**confirm, "action": "start"})
+    assert response.status_code == 200 and "data-bt-preflight-result" in response.content.decode()
+    assert not Run.objects.exists()
+
+
+def test_changed_request_gets_a_fresh_preflight(admin_client, site_tree, task_queue):
+    data = form_data(**{"pages-0-page": str(site_tree["news"].pk)})
+    confirm = hidden_inputs(admin_client.post(url(), data).content.decode())
+    confirm["target_locales"] = ["fr", "de", "es"]
+    response = admin_client.post(url(), {**confirm, "action": "start"})
+    assert response.status_code == 200 and not Run.objects.exists()
+
+
+def test_cost_above_threshold_needs_confirmation(admin_client, site_tree, settings, task_queue):
+    settings.WAGTAIL_BULK_TRANSLATE = {
+        **settings.WAGTAIL_BULK_TRANSLATE,
+        "CONFIRM_ABOVE_COST": 0,
+        "PRICE_PER_MILLION_CHARACTERS": 1_000_000,
+    }
+    data = form_data(**{"pages-0-page": str(site_tree["news"].pk)})
+    preflight = admin_client.post(url(), data)
+    assert preflight.context["needs_cost_confirmation"]
+    confirm = hidden_inputs(preflight.content.decode())
+    refused = admin_client.post(url(), {**confirm, "action": "start"})
+    assert "tick the box to start it anyway" in refused.content.decode()
+    assert not Run.objects.exists()
+    accepted = admin_client.post(url(), {**confirm, "action": "start", "confirm_cost": "on"})
+    assert accepted.status_code == 302 and Run.objects.count() == 1
+
+
+def test_editor_cannot_start_over_pages_they_cannot_edit(editor_client, site_tree):
+    data = form_data(whole_site="on")
+    response = editor_client.post(url(), data)
+    errors = " ".join(response.context["form"].non_field_errors())
+    assert "You cannot edit these pages" in errors
+    assert "“Home”" in errors and "“Private”" in errors and "“Secret”" in errors
+    assert "“First”" not in errors
+    assert not Run.objects.exists()
+
+
+def test_editor_can_start_over_their_pages(editor_client, site_tree, task_queue):
+    data = form_data(**{"pages-0-page": str(site_tree["news"].pk)})
+    confirm = hidden_inputs(editor_client.post(url(), data).content.decode())
+    response = editor_client.post(url(), {**confirm, "action": "start"})
+    assert response.status_code == 302 and Run.objects.count() == 1
+
+
+def test_editor_without_snippet_permission_is_refused(editor_client, site_tree):
+    response = editor_client.post(url(), form_data(snippets=["demo.Category"]))
+    assert "You cannot edit categories" in " ".join(response.context["form"].non_field_errors())

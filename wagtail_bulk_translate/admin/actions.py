@@ -1,0 +1,51 @@
+"""Which actions a run allows now: the run page shows these, the action views enforce them."""
+
+from __future__ import annotations
+
+from ..api import BulkTranslateError, check_revertible
+from ..models import Run, RunStatus
+from .progress import Progress
+
+CANCEL, PAUSE, RESUME, RETRY, REVERT, PROMOTE = (
+    "cancel",
+    "pause",
+    "resume",
+    "retry",
+    "revert",
+    "promote",
+)
+ACTIONS = (CANCEL, PAUSE, RESUME, RETRY, REVERT, PROMOTE)
+
+
+def allowed_actions(run: Run, progress: Progress) -> list[str]:
+    """The actions that make sense for the run in its current state (a few cheap queries)."""
+    allowed = []
+    if run.status in RunStatus.active:
+        allowed.append(CANCEL)
+    if run.status in (RunStatus.PENDING, RunStatus.RUNNING):
+        allowed.append(PAUSE)
+    if run.status == RunStatus.PAUSED:
+        allowed.append(RESUME)
+    if progress.counts["failed"] and run.status not in (RunStatus.CANCELLED, RunStatus.REVERTED):
+        allowed.append(RETRY)
+    if can_revert(run):
+        allowed.append(REVERT)
+    if can_promote(run):
+        allowed.append(PROMOTE)
+    return allowed
+
+
+def can_revert(run: Run) -> bool:
+    if not run.is_finished or run.reverted_at is not None:
+        return False
+    try:
+        check_revertible(run)
+    except BulkTranslateError:
+        return False
+    return True
+
+
+def can_promote(run: Run) -> bool:
+    if run.reverted_at is not None:
+        return False
+    return run.is_canary and run.is_finished and not run.promotions.exists()

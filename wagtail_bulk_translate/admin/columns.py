@@ -1,0 +1,78 @@
+"""Table columns of the runs listing (values come from the listing's annotations)."""
+
+from __future__ import annotations
+
+from django.utils.text import get_text_list
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from wagtail.admin.ui.tables import Column, StatusTagColumn
+
+from ..models import Run, RunStatus
+from .progress import Progress
+
+TEMPLATES = "wagtail_bulk_translate/tables"
+
+
+class RunStatusColumn(StatusTagColumn):
+    """Status tag; active runs are highlighted, and the cell carries the raw status."""
+
+    cell_template_name = f"{TEMPLATES}/status_cell.html"
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(
+            "get_status_display",
+            label=gettext_lazy("Status"),
+            sort_key="status",
+            primary=lambda run: run.status in RunStatus.active,
+            **kwargs,
+        )
+
+
+class ProgressColumn(Column):
+    cell_template_name = f"{TEMPLATES}/progress_cell.html"
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("progress", label=gettext_lazy("Progress"), **kwargs)
+
+    def get_value(self, instance: Run) -> Progress:
+        return Progress.from_annotated(instance)
+
+
+class UnitCountsColumn(Column):
+    cell_template_name = f"{TEMPLATES}/unit_counts_cell.html"
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("unit_counts", label=gettext_lazy("Units"), **kwargs)
+
+    def get_value(self, instance: Run) -> Progress:
+        return Progress.from_annotated(instance)
+
+
+def scope_summary(run: Run) -> str:
+    """ "2 page trees and 1 snippet type: en → de, fr" from the scope JSON and prefetched
+    target locales (no query of its own)."""
+    scope = run.scope or {}
+    pages = scope.get("pages", [])
+    trees = sum(1 for root in pages if root.get("descendants", True))
+    counts = [
+        (trees, ngettext("%(n)d page tree", "%(n)d page trees", trees)),
+        (len(pages) - trees, ngettext("%(n)d page", "%(n)d pages", len(pages) - trees)),
+        *(
+            (len(scope.get(key, [])), ngettext(one, many, len(scope.get(key, []))))
+            for key, one, many in SCOPE_PARTS
+        ),
+    ]
+    parts = [text % {"n": n} for n, text in counts if n] or [_("nothing")]
+    targets = sorted(locale.language_code for locale in run.target_locales.all())
+    return _("%(what)s: %(source)s → %(targets)s") % {
+        "what": get_text_list(parts, _("and")),
+        "source": run.source_locale.language_code,
+        "targets": ", ".join(targets),
+    }
+
+
+SCOPE_PARTS = [
+    ("snippets", "%(n)d snippet type", "%(n)d snippet types"),
+    ("settings", "%(n)d settings type", "%(n)d settings types"),
+    ("objects", "%(n)d selected object", "%(n)d selected objects"),
+]

@@ -1,0 +1,40 @@
+"""Audit log actions of runs, shown in Wagtail's site history report."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from wagtail.log_actions import log
+
+from ..models import Run
+
+PREFIX = "wagtail_bulk_translate.run"
+STARTED = f"{PREFIX}.started"
+CANCELLED = f"{PREFIX}.cancelled"
+PAUSED = f"{PREFIX}.paused"
+RESUMED = f"{PREFIX}.resumed"
+RETRIED = f"{PREFIX}.retried"
+PROMOTED = f"{PREFIX}.promoted"
+REVERTED = f"{PREFIX}.reverted"
+
+ACTIONS = {
+    STARTED: (_("Start bulk translation run"), _("Started the bulk translation run")),
+    CANCELLED: (_("Cancel bulk translation run"), _("Cancelled the bulk translation run")),
+    PAUSED: (_("Pause bulk translation run"), _("Paused the bulk translation run")),
+    RESUMED: (_("Resume bulk translation run"), _("Resumed the bulk translation run")),
+    RETRIED: (_("Retry failed translations"), _("Queued the run's failed units again")),
+    PROMOTED: (_("Promote canary"), _("Promoted the canary to a full run")),
+    REVERTED: (_("Revert bulk translation run"), _("Started reverting the run's translations")),
+}
+
+
+def register_run_log_actions(actions) -> None:
+    """The ``register_log_actions`` hook."""
+    for action, (label, message) in ACTIONS.items():
+        actions.register_action(action, label, message)
+
+
+def log_run_action(run: Run, action: str, user, **data: Any) -> None:
+    """Record an editor's action on a run (data: plain JSON values, never a secret)."""
+    log(instance=run, action=action, user=user, data=data or None)

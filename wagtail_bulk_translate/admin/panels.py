@@ -1,0 +1,46 @@
+"""The dashboard panel: runs in progress, the last finished run, the coverage report."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import NoReverseMatch, reverse
+from wagtail.admin.ui.components import Component
+
+from ..models import Run, RunStatus
+from .permissions import can_manage_runs
+from .progress import Progress, annotate_progress
+
+ACTIVE_SHOWN = 5
+COVERAGE_URL_NAME = "wagtail_bulk_translate_coverage"
+
+
+class RunsPanel(Component):
+    name = "wagtail_bulk_translate_runs"
+    template_name = "wagtail_bulk_translate/panels/runs.html"
+    order = 150
+
+    def get_context_data(self, parent_context: dict[str, Any]) -> dict[str, Any]:
+        runs = annotate_progress(Run.objects.select_related("source_locale"))
+        active = list(runs.filter(status__in=RunStatus.active)[:ACTIVE_SHOWN])
+        last = runs.filter(status__in=RunStatus.terminal).order_by("-finished_at", "-pk").first()
+        return {
+            "active": [(run, Progress.from_annotated(run)) for run in active],
+            "last": (last, Progress.from_annotated(last)) if last else None,
+            "coverage_url": coverage_url(),
+            "index_url": reverse("wagtail_bulk_translate:index"),
+            "add_url": reverse("wagtail_bulk_translate:add"),
+        }
+
+
+def coverage_url() -> str | None:
+    try:
+        return reverse(COVERAGE_URL_NAME)
+    except NoReverseMatch:  # the coverage report is not installed
+        return None
+
+
+def construct_homepage_panels(request, panels: list) -> None:
+    """The ``construct_homepage_panels`` hook: only for users who manage runs."""
+    if can_manage_runs(request.user):
+        panels.append(RunsPanel())

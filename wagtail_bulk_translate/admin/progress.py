@@ -1,0 +1,164 @@
+"""Progress of runs as the admin shows it, read with a fixed number of queries.
+
+The listing annotates counts on the runs queryset (one grouped query for a whole page of runs);
+the run page and its status endpoint read one run's counts with a handful of grouped queries,
+whatever the number of units.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.contenttypes.models import ContentType
+from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+from django.utils.text import capfirst
+
+from ..conf import get_settings
+from ..models import Run, RunStatus, UnitStatus
+
+# A pending run whose coordinator has not started after this long has no worker.
+COORDINATOR_START_SECONDS = 30
+
+
+def annotate_progress(runs: QuerySet[Run]) -> QuerySet[Run]:
+    """Unit counts per status and billed characters, as annotations (``n_<status>``...)."""
+    per_status = {
+        f"n_{status}": Count("units", filter=Q(units__status=status)) for status in UnitStatus
+    }
+    return runs.annotate(
+        n_units=Count("units"),
+        n_characters=Coalesce(Sum("units__billed_characters"), 0),
+        **per_status,
+    )
+
+
+@dataclass
+class Progress:
+    status: str
+    counts: dict[str, int]
+    enumeration_done: bool
+    billed_characters: int = 0
+
+    @classmethod
+    def from_annotated(cls, run: Run) -> Progress:
+        counts = {status: getattr(run, f"n_{status}", 0) for status in UnitStatus.values}
+        return cls(run.status, counts, run.enumeration_done, run.n_characters)
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    @property
+    def in_flight(self) -> int:
+        return sum(self.counts[status] for status in UnitStatus.in_flight)
+
+    @property
+    def done(self) -> int:
+        return self.total - self.in_flight
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in RunStatus.terminal
+
+    @property
+    def percent(self) -> int:
+        if self.is_finished and not self.in_flight:
+            return 100
+        if not self.total:
+            return 0
+        # Never show 100 % before the last unit: rounding down keeps the bar honest.
+        return min(99 if self.in_flight else 100, self.done * 100 // self.total)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "percent": self.percent,
+            "total": self.total,
+            "done": self.done,
+            "in_flight": self.in_flight,
+            "enumeration_done": self.enumeration_done,
+            "units": self.counts,
+            "billed_characters": self.billed_characters,
+        }
+
+
+@dataclass
+class RunReport:
+    """Everything the run page and the status endpoint show about a run's units."""
+
+    progress: Progress
+    by_locale: dict[str, dict[str, int]] = field(default_factory=dict)
+    by_model: dict[str, dict[str, int]] = field(default_factory=dict)  # by "app.Model" label
+    model_names: dict[str, str] = field(default_factory=dict)
+    errors: dict[str, int] = field(default_factory=dict)  # every error code, skips included
+    failures: dict[str, int] = field(default_factory=dict)  # error codes of failed units
+    eta_seconds: int | None = None
+    no_worker: bool = False
+
+
+def run_report(run: Run) -> RunReport:
+    """A run's progress and breakdowns: two grouped queries, whatever the number of units."""
+    rows = (
+        run.units.values_list(
+            "target_locale__language_code", "content_type_id", "status", "error_code"
+        )
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    counts = dict.fromkeys(UnitStatus.values, 0)
+    report = RunReport(progress=Progress(run.status, counts, run.enumeration_done))
+    for code, content_type_id, status, error_code, n in rows:
+        counts[status] += n
+        label, name = model_label_and_name(content_type_id)
+        report.model_names[label] = name
+        add(report.by_locale, code, status, n)
+        add(report.by_model, label, status, n)
+        if error_code:
+            report.errors[error_code] = report.errors.get(error_code, 0) + n
+            if status == UnitStatus.FAILED:
+                report.failures[error_code] = report.failures.get(error_code, 0) + n
+    report.by_locale = dict(sorted(report.by_locale.items()))
+    report.by_model = dict(sorted(report.by_model.items(), key=lambda i: report.model_names[i[0]]))
+    totals = run.units.aggregate(chars=Coalesce(Sum("billed_characters"), 0))
+    report.progress.billed_characters = totals["chars"]
+    report.eta_seconds = eta_seconds(run, report.progress)
+    report.no_worker = has_no_worker(run, report.progress)
+    return report
+
+
+def add(table: dict[str, dict[str, int]], key: str, status: str, n: int) -> None:
+    row = table.setdefault(key, dict.fromkeys(UnitStatus.values, 0))
+    row[status] += n
+
+
+def model_label_and_name(content_type_id: int) -> tuple[str, str]:
+    # ContentType's manager caches by id, so this costs a query once per model per process.
+    model = ContentType.objects.get_for_id(content_type_id).model_class()
+    if model is None:
+        return str(content_type_id), "?"
+    label = f"{model._meta.app_label}.{model.__name__}"
+    return label, capfirst(model._meta.verbose_name_plural)
+
+
+def eta_seconds(run: Run, progress: Progress) -> int | None:
+    """Remaining time at the average pace since the run started, None when unknown."""
+    if progress.is_finished or run.status == RunStatus.PAUSED or not run.started_at:
+        return None
+    if not progress.done or not progress.in_flight:
+        return None
+    elapsed = (timezone.now() - run.started_at).total_seconds()
+    return round(elapsed / progress.done * progress.in_flight)
+
+
+def has_no_worker(run: Run, progress: Progress, now: datetime | None = None) -> bool:
+    """True when work is waiting and no worker has touched the run for a while."""
+    now = now or timezone.now()
+    if run.status == RunStatus.PENDING:
+        return run.created_at < now - timedelta(seconds=COORDINATOR_START_SECONDS)
+    if run.status != RunStatus.RUNNING or not progress.counts[UnitStatus.PENDING]:
+        return False
+    last_seen = run.heartbeat_at or run.started_at or run.created_at
+    return last_seen < now - timedelta(seconds=get_settings().STALL_SECONDS)

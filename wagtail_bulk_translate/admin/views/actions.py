@@ -1,0 +1,217 @@
+"""Actions on a run: POST only (with CSRF), each refused unless the run's state allows it.
+
+Cancel and revert are destructive: a GET shows what they will do and asks for confirmation.
+Every action goes through ``wagtail_bulk_translate.api`` and is recorded in the audit log.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.db.models import Q
+from django.http import HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
+from django.views import View
+from wagtail.admin import messages
+
+from ... import api
+from ...models import Run, UnitStatus
+from .. import log_actions
+from ..actions import CANCEL, PAUSE, PROMOTE, RESUME, RETRY, REVERT, allowed_actions
+from ..objects import objects_of_units, title
+from ..progress import Progress, run_report
+from .mixins import ManageRunsRequiredMixin
+from .run_page import load_run, retry_choices, run_title
+
+REVERT_SAMPLE = 20
+
+
+class RunActionView(ManageRunsRequiredMixin, View):
+    action = ""
+    log_action = ""
+    past_participle = ""
+    http_method_names = ["post"]
+    run: Run
+
+    def post(self, request, pk: int) -> HttpResponse:
+        self.run = load_run(pk)
+        if self.action not in allowed_actions(self.run, progress_of(self.run)):
+            messages.error(request, self.refused_message())
+            return redirect("wagtail_bulk_translate:inspect", pk)
+        try:
+            return self.perform()
+        except api.BulkTranslateError as err:
+            messages.error(request, str(err))
+            return redirect("wagtail_bulk_translate:inspect", pk)
+
+    def refused_message(self) -> str:
+        return _("%(run)s cannot be %(action)s now: it is %(status)s.") % {
+            "run": run_title(self.run),
+            "action": self.past_participle,
+            "status": self.run.get_status_display().lower(),
+        }
+
+    def perform(self) -> HttpResponse:
+        raise NotImplementedError
+
+    def done(self, message: str, **data) -> HttpResponse:
+        log_actions.log_run_action(self.run, self.log_action, self.request.user, **data)
+        messages.success(self.request, message)
+        return redirect("wagtail_bulk_translate:inspect", self.run.pk)
+
+
+def progress_of(run: Run) -> Progress:
+    return Progress(run.status, run.unit_counts(), run.enumeration_done)
+
+
+class ConfirmedActionView(RunActionView):
+    """A destructive action: GET renders a confirmation page, POST (with confirm) acts."""
+
+    http_method_names = ["get", "post"]
+    confirm_template = "wagtail_bulk_translate/runs/confirm_action.html"
+
+    def get(self, request, pk: int) -> HttpResponse:
+        self.run = load_run(pk)
+        if self.action not in allowed_actions(self.run, progress_of(self.run)):
+            messages.error(request, self.refused_message())
+            return redirect("wagtail_bulk_translate:inspect", pk)
+        context = {"run": self.run, "run_title": run_title(self.run), "action": self.action}
+        context.update(self.confirmation_context())
+        return TemplateResponse(request, self.confirm_template, context)
+
+    def confirmation_context(self) -> dict:
+        return {}
+
+
+class CancelView(ConfirmedActionView):
+    action, log_action = CANCEL, log_actions.CANCELLED
+    past_participle = "cancelled"
+
+    def confirmation_context(self) -> dict:
+        pending = self.run.units.filter(status=UnitStatus.PENDING).count()
+        running = self.run.units.filter(status=UnitStatus.RUNNING).count()
+        return {"pending": pending, "running": running}
+
+    def perform(self) -> HttpResponse:
+        cancelled = api.cancel_run(self.run.pk)
+        message = _("%(run)s cancelled: %(n)d pending units will not be translated.") % {
+            "run": run_title(self.run),
+            "n": cancelled,
+        }
+        return self.done(message, units_cancelled=cancelled)
+
+
+class RevertView(ConfirmedActionView):
+    action, log_action = REVERT, log_actions.REVERTED
+    past_participle = "reverted"
+
+    def confirmation_context(self) -> dict:
+        written = self.run.units.filter(status=UnitStatus.SUCCEEDED).exclude(
+            revert_state__isnull=True
+        )
+        created = Q(revert_state__created=True) | Q(revert_state__existed=False)
+        sample = list(written.select_related("target_locale").order_by("-position")[:REVERT_SAMPLE])
+        objects = objects_of_units(sample)
+        return {
+            "to_delete": written.filter(created).count(),
+            "to_restore": written.exclude(created).count(),
+            "sample": [
+                {
+                    "title": title(objects[unit.pk].target) or title(objects[unit.pk].source),
+                    "locale": unit.target_locale.language_code,
+                    "created": bool(
+                        (unit.revert_state or {}).get("created")
+                        or not (unit.revert_state or {}).get("existed", True)
+                    ),
+                }
+                for unit in sample
+            ],
+        }
+
+    def perform(self) -> HttpResponse:
+        api.start_revert(self.run.pk)
+        message = _(
+            "Reverting %(run)s in the background: targets it created are deleted, the others "
+            "restored. Targets edited since are kept and listed here."
+        ) % {"run": run_title(self.run)}
+        return self.done(message)
+
+
+class PauseView(RunActionView):
+    action, log_action = PAUSE, log_actions.PAUSED
+    past_participle = "paused"
+
+    def perform(self) -> HttpResponse:
+        message = _("Paused by %(user)s.") % {"user": self.request.user.get_username()}
+        if not api.pause_run(self.run.pk, message=message):
+            raise api.RunConfigurationError(_("The run had already stopped."))
+        return self.done(
+            _("%(run)s paused: units in flight finish, no new ones start.")
+            % {"run": run_title(self.run)}
+        )
+
+
+class ResumeView(RunActionView):
+    action, log_action = RESUME, log_actions.RESUMED
+    past_participle = "resumed"
+
+    def perform(self) -> HttpResponse:
+        if not api.resume_run(self.run.pk):
+            raise api.RunConfigurationError(_("The run was not paused any more."))
+        return self.done(_("%(run)s resumed.") % {"run": run_title(self.run)})
+
+
+class RetryForm(forms.Form):
+    models = forms.MultipleChoiceField(required=False)
+    locales = forms.MultipleChoiceField(required=False)
+    error_codes = forms.MultipleChoiceField(required=False)
+
+    def __init__(self, *args, choices: dict, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["models"].choices = choices["models"]
+        self.fields["locales"].choices = choices["locales"]
+        self.fields["error_codes"].choices = choices["codes"]
+
+
+class RetryView(RunActionView):
+    action, log_action = RETRY, log_actions.RETRIED
+    past_participle = "retried"
+
+    def perform(self) -> HttpResponse:
+        form = RetryForm(self.request.POST, choices=retry_choices(run_report(self.run)))
+        if not form.is_valid():
+            raise api.RunConfigurationError(
+                _("Those filters match no failed unit of this run: choose among those listed.")
+            )
+        filters = {name: form.cleaned_data[name] for name in ("models", "locales", "error_codes")}
+        queued = api.retry_failed(self.run.pk, **filters)
+        if not queued:
+            raise api.RunConfigurationError(
+                _(
+                    "No failed unit could be queued again (their objects are being translated by "
+                    "another run): try again when it has finished."
+                )
+            )
+        message = _("%(n)d failed units queued again.") % {"n": queued}
+        return self.done(message, units_queued=queued, **filters)
+
+
+class PromoteView(RunActionView):
+    action, log_action = PROMOTE, log_actions.PROMOTED
+    past_participle = "promoted"
+
+    def perform(self) -> HttpResponse:
+        full_run = api.promote_canary(self.run.pk, user=self.request.user)
+        log_actions.log_run_action(
+            self.run, self.log_action, self.request.user, full_run=full_run.pk
+        )
+        log_actions.log_run_action(
+            full_run, log_actions.STARTED, self.request.user, promoted_from=self.run.pk
+        )
+        messages.success(
+            self.request,
+            _("%(run)s started with the canary's settings; the canary's work is reused.")
+            % {"run": run_title(full_run)},
+        )
+        return redirect("wagtail_bulk_translate:inspect", full_run.pk)

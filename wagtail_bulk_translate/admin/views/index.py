@@ -1,0 +1,48 @@
+"""The runs listing: newest first, with counts annotated in one query per page of runs."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from wagtail.admin.ui.tables import BooleanColumn, Column, DateColumn, NumberColumn, UserColumn
+from wagtail.admin.views import generic
+
+from ...models import Run
+from ..columns import ProgressColumn, RunStatusColumn, UnitCountsColumn, scope_summary
+from ..filters import RunFilterSet
+from ..permissions import run_permission_policy
+from ..progress import annotate_progress
+from .mixins import ManageRunsRequiredMixin
+
+
+class RunIndexView(ManageRunsRequiredMixin, generic.IndexView):
+    permission_policy = run_permission_policy
+    filterset_class = RunFilterSet
+    page_title = _("Bulk translation")
+    add_item_label = _("New run")
+    results_template_name = "wagtail_bulk_translate/runs/index_results.html"
+    list_per_page = 20
+
+    @property
+    def list_display(self):
+        return [
+            "__str__",
+            RunStatusColumn(),
+            ProgressColumn(),
+            UnitCountsColumn(),
+            NumberColumn("n_characters", label=_("Characters billed")),
+            Column("get_mode_display", label=_("Mode")),
+            BooleanColumn("is_canary", label=_("Canary")),
+            Column("scope", label=_("Scope"), accessor=scope_summary),
+            UserColumn("created_by", label=_("Started by")),
+            DateColumn("created_at", label=_("Started"), sort_key="created_at"),
+        ]
+
+    def get_base_queryset(self):
+        runs = Run.objects.select_related("source_locale", "created_by").prefetch_related(
+            "target_locales"
+        )
+        return annotate_progress(runs)
+
+    def get_inspect_url(self, instance: Run) -> str:
+        return reverse(self.inspect_url_name, args=(instance.pk,))

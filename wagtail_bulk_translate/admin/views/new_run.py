@@ -1,0 +1,268 @@
+"""The new-run wizard: the form, then the preflight, then start.
+
+Every step posts the whole request again (no session state): the preflight page carries the
+form as hidden inputs plus a signed summary of the estimate, so starting does not compute the
+preflight twice, and a changed request (or a tampered estimate) gets a fresh preflight.
+
+Pre-filling GET parameters (the coverage report links here with them)::
+
+    ?pages=<page id>          a page and the pages under it (repeatable)
+    &snippets=app.Model       a snippet type (repeatable)
+    &settings=app.Model       a settings type (repeatable)
+    &targets=fr               a target locale code, or "all" (repeatable)
+    &source=en                the source locale code
+    &mode=changed             changed, refresh or overwrite
+    &whole_site=1             the whole site
+
+Values that do not exist are left out with a warning saying which.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.apps import apps
+from django.core import signing
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views import View
+from wagtail.admin import messages
+from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
+from wagtail.models import Page
+
+from ... import api
+from ..forms import NewRunForm, PageRootFormSet, page_roots
+from ..log_actions import STARTED, log_run_action
+from ..permissions import ScopeNotAllowed, check_user_can_translate
+from .mixins import ManageRunsRequiredMixin
+
+SIGNING_SALT = "wagtail_bulk_translate.preflight"
+ESTIMATE_MAX_AGE = 3600  # seconds an estimate stays valid for starting
+
+
+@dataclass(frozen=True)
+class SignedEstimate:
+    """What starting needs from a preflight shown to the editor (see RunOptionsForm)."""
+
+    estimated_cost: Decimal
+    currency: str
+    total_characters: int
+
+
+def request_digest(scope: api.Scope, source_code: str, options: dict[str, Any]) -> str:
+    payload = json.dumps([scope.to_json(), source_code, options], sort_keys=True, default=str)
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def sign_estimate(digest: str, estimate: api.Preflight) -> str:
+    return signing.dumps(
+        {
+            "digest": digest,
+            "cost": str(estimate.estimated_cost),
+            "currency": estimate.currency,
+            "characters": estimate.total_characters,
+        },
+        salt=SIGNING_SALT,
+    )
+
+
+def read_estimate(token: str, digest: str) -> SignedEstimate | None:
+    """The signed estimate, if it is genuine, fresh and about this very request."""
+    try:
+        data = signing.loads(token, salt=SIGNING_SALT, max_age=ESTIMATE_MAX_AGE)
+    except signing.BadSignature:
+        return None
+    if data.get("digest") != digest:
+        return None
+    return SignedEstimate(Decimal(data["cost"]), data["currency"], int(data["characters"]))
+
+
+class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
+    page_title = gettext_lazy("New bulk translation run")
+    header_icon = "globe"
+    form_template = "wagtail_bulk_translate/runs/new_run.html"
+    preflight_template = "wagtail_bulk_translate/runs/preflight.html"
+    index_url_name = "wagtail_bulk_translate:index"
+
+    def get_breadcrumbs_items(self):
+        return [
+            *self.breadcrumbs_items,
+            {"url": reverse(self.index_url_name), "label": _("Bulk translation")},
+            {"url": "", "label": self.get_page_title()},
+        ]
+
+    # --- GET: the form, possibly pre-filled ---------------------------------------------------
+
+    def get(self, request):
+        initial, page_ids = self.prefill(request.GET)
+        form = NewRunForm(initial=initial)
+        formset = PageRootFormSet(
+            prefix="pages", initial=[{"page": pk, "descendants": True} for pk in page_ids]
+        )
+        return self.render_form(form, formset)
+
+    def prefill(self, params) -> tuple[dict[str, Any], list[int]]:
+        initial: dict[str, Any] = {}
+        choices = NewRunForm().fields
+        for name, param in (("snippets", "snippets"), ("settings", "settings")):
+            initial[name] = self.known(params.getlist(param), choices[name].choices, name)
+        initial["target_locales"] = self.known(
+            params.getlist("targets"), choices["target_locales"].choices, _("locales")
+        )
+        if source := params.get("source"):
+            codes = [code for code, _label in choices["target_locales"].choices]
+            if self.known([source], [(c, c) for c in codes], _("locales")):
+                initial["source_locale"] = source
+        if params.get("mode") in dict(choices["mode"].choices):
+            initial["mode"] = params["mode"]
+        initial["whole_site"] = params.get("whole_site") in ("1", "true", "on")
+        return initial, self.known_pages(params.getlist("pages"))
+
+    def known(self, values: list[str], choices, what: str) -> list[str]:
+        valid = {str(value) for value, _label in choices}
+        unknown = [value for value in values if value not in valid]
+        if unknown:
+            messages.warning(
+                self.request,
+                _("Left out unknown %(what)s: %(values)s.")
+                % {"what": what, "values": ", ".join(unknown)},
+            )
+        return [value for value in values if value in valid]
+
+    def known_pages(self, values: list[str]) -> list[int]:
+        ids = [int(value) for value in values if value.isdigit()]
+        found = set(Page.objects.filter(pk__in=ids).values_list("pk", flat=True))
+        missing = [value for value in values if not value.isdigit() or int(value) not in found]
+        if missing:
+            messages.warning(
+                self.request,
+                _("Left out pages that do not exist: %(ids)s.") % {"ids": ", ".join(missing)},
+            )
+        return [pk for pk in ids if pk in found]
+
+    # --- POST: add a page row, preflight, or start ----------------------------------------------
+
+    def post(self, request):
+        form = NewRunForm(request.POST)
+        formset = PageRootFormSet(request.POST, prefix="pages")
+        action = request.POST.get("action", "preflight")
+        if action == "add_page":
+            return self.render_form(form, self.with_one_more_row(formset), validate=False)
+        valid = form.is_valid() & formset.is_valid()
+        roots = page_roots(formset) if formset.is_valid() else []
+        if not (valid and form.check_scope_chosen(roots)):
+            return self.render_form(form, formset)
+        if action == "edit":
+            return self.render_form(form, formset)
+        scope = form.scope(roots)
+        source = form.cleaned_data["source_locale"]
+        try:
+            check_user_can_translate(request.user, scope, source)
+        except ScopeNotAllowed as refusal:
+            form.add_error(None, str(refusal))
+            return self.render_form(form, formset)
+        digest = request_digest(scope, source.language_code, form.run_options())
+        if action == "start":
+            estimate = read_estimate(request.POST.get("estimate", ""), digest)
+            if estimate is not None and form.check_cost_confirmed(estimate):
+                return self.start(form, formset, scope, estimate)
+        return self.preflight(form, formset, scope, digest)
+
+    def with_one_more_row(self, formset):
+        data = self.request.POST.copy()
+        key = f"{formset.prefix}-TOTAL_FORMS"
+        total = int(data.get(key) or 0)
+        data[key] = str(min(total + 1, PageRootFormSet.max_num))
+        return PageRootFormSet(data, prefix=formset.prefix)
+
+    def preflight(self, form, formset, scope, digest):
+        data = form.cleaned_data
+        try:
+            estimate = api.preflight(
+                scope, data["source_locale"], data["target_locales"], mode=data["mode"]
+            )
+        except api.BulkTranslateError as err:
+            form.add_api_error(err)
+            return self.render_form(form, formset)
+        return TemplateResponse(
+            self.request,
+            self.preflight_template,
+            self.get_context_data(
+                form=form,
+                formset=formset,
+                estimate=estimate,
+                signed_estimate=sign_estimate(digest, estimate),
+                needs_cost_confirmation=form.needs_cost_confirmation(estimate),
+                rows=preflight_rows(estimate),
+            ),
+        )
+
+    def start(self, form, formset, scope, estimate: SignedEstimate):
+        data = form.cleaned_data
+        try:
+            run = api.start_run(
+                scope=scope,
+                source_locale=data["source_locale"],
+                user=self.request.user,
+                estimated_characters=estimate.total_characters,
+                **form.run_options(),
+            )
+        except api.BulkTranslateError as err:
+            form.add_api_error(err)
+            return self.render_form(form, formset)
+        log_run_action(run, STARTED, self.request.user, **started_data(run))
+        messages.success(self.request, _("%(run)s started.") % {"run": run_title(run)})
+        return redirect("wagtail_bulk_translate:inspect", run.pk)
+
+    def render_form(self, form, formset, *, validate: bool = True):
+        if not validate:
+            # Adding a page row is not a submission: show no errors yet.
+            form._errors, formset._errors, formset._non_form_errors = {}, [], []
+        return TemplateResponse(
+            self.request,
+            self.form_template,
+            self.get_context_data(form=form, formset=formset, media=form.media + formset.media),
+        )
+
+
+def preflight_rows(estimate: api.Preflight) -> dict[str, list[tuple]]:
+    """Table rows of a preflight: (type name, objects, units) and (locale, strings, chars)."""
+    models = [
+        (verbose_name_plural(label), objects, estimate.units_by_model.get(label, 0))
+        for label, objects in estimate.objects_by_model.items()
+    ]
+    locales = [
+        (code, strings, estimate.characters_to_bill.get(code, 0))
+        for code, strings in estimate.strings_to_translate.items()
+    ]
+    return {"models": models, "locales": locales}
+
+
+def verbose_name_plural(label: str) -> str:
+    try:
+        return capfirst(apps.get_model(label)._meta.verbose_name_plural)
+    except (LookupError, ValueError):
+        return label
+
+
+def run_title(run) -> str:
+    kind = _("Canary") if run.is_canary else _("Run")
+    return f"{kind} #{run.pk}"
+
+
+def started_data(run) -> dict[str, Any]:
+    return {
+        "mode": run.mode,
+        "canary_size": run.canary_size,
+        "source": run.source_locale.language_code,
+        "targets": sorted(run.target_locales.values_list("language_code", flat=True)),
+        "estimated_characters": run.estimated_characters,
+    }

@@ -1,0 +1,213 @@
+"""The run page (the viewset's inspect view) and the JSON status its poller reads.
+
+Both read a fixed number of grouped queries whatever the number of units; the failures table
+is paginated and loads its objects in bulk per content type.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views import View
+from wagtail.admin.views import generic
+
+from ...api import ErrorCode, revert_summary
+from ...models import Run, RunStatus, UnitStatus
+from ..actions import ACTIONS, allowed_actions
+from ..objects import edit_url, objects_of_units, title
+from ..permissions import run_permission_policy
+from ..progress import RunReport, run_report
+from .mixins import ManageRunsRequiredMixin
+
+FAILURES_PER_PAGE = 25
+REVERT_REFUSALS_SHOWN = 50
+WORKERS_DOCS_URL = "https://pypi.org/project/wagtail-bulk-translate/#workers-in-production"
+
+
+def load_run(pk: int) -> Run:
+    return get_object_or_404(
+        Run.objects.select_related("source_locale", "created_by", "promoted_from"), pk=pk
+    )
+
+
+def run_title(run: Run) -> str:
+    if run.promoted_from_id:
+        return _("Full run #%(pk)d (from canary #%(canary)d)") % {
+            "pk": run.pk,
+            "canary": run.promoted_from_id,
+        }
+    kind = _("Canary #%(pk)d") if run.is_canary else _("Run #%(pk)d")
+    return kind % {"pk": run.pk}
+
+
+def duration_label(seconds: int | None) -> str:
+    if seconds is None:
+        return ""
+    if seconds < 90:
+        return _("about %(n)d seconds") % {"n": max(seconds, 1)}
+    if seconds < 90 * 60:
+        return _("about %(n)d minutes") % {"n": round(seconds / 60)}
+    return _("about %(n).1f hours") % {"n": seconds / 3600}
+
+
+def status_payload(run: Run, report: RunReport) -> dict[str, Any]:
+    """What the run page's poller updates: JSON, no HTML (the page escapes what it inserts)."""
+    progress = report.progress
+    return {
+        "id": run.pk,
+        "status": run.status,
+        "status_label": run.get_status_display(),
+        "is_finished": run.is_finished,
+        **progress.as_dict(),
+        "by_locale": report.by_locale,
+        "by_model": report.by_model,
+        "model_names": report.model_names,
+        "errors": report.errors,
+        "estimated_characters": run.estimated_characters,
+        "eta_seconds": report.eta_seconds,
+        "eta_label": duration_label(report.eta_seconds),
+        "no_worker": report.no_worker,
+        "actions": allowed_actions(run, progress),
+        "error_message": run.error_message,
+    }
+
+
+class RunStatusView(ManageRunsRequiredMixin, View):
+    http_method_names = ["get"]
+
+    def get(self, request, pk: int):
+        run = load_run(pk)
+        response = JsonResponse(status_payload(run, run_report(run)))
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+class RunPageView(ManageRunsRequiredMixin, generic.InspectView):
+    permission_policy = run_permission_policy
+    template_name = "wagtail_bulk_translate/runs/run_page.html"
+    header_icon = "globe"
+
+    def get_object(self, queryset=None) -> Run:
+        return load_run(self.pk)
+
+    def get_fields(self) -> list[str]:
+        return []
+
+    def get_page_title(self) -> str:
+        return run_title(self.object)
+
+    def get_page_subtitle(self) -> str:
+        return ""
+
+    def get_breadcrumbs_items(self):
+        return [
+            *self.breadcrumbs_items,
+            {"url": reverse("wagtail_bulk_translate:index"), "label": _("Bulk translation")},
+            {"url": "", "label": self.get_page_title()},
+        ]
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        run = self.object
+        report = run_report(run)
+        payload = status_payload(run, report)
+        context.update(
+            run=run,
+            report=report,
+            progress=report.progress,
+            status=payload,
+            allowed={action: action in payload["actions"] for action in ACTIONS},
+            target_codes=sorted(run.target_locales.values_list("language_code", flat=True)),
+            failures=self.failures_page(run),
+            error_labels=dict(ErrorCode.choices),
+            retry_filters=retry_filters(report),
+            workers_docs_url=WORKERS_DOCS_URL,
+            promotion=run.promotions.order_by("pk").first() if run.is_canary else None,
+            status_counts=[
+                (value, label, report.progress.counts[value]) for value, label in UnitStatus.choices
+            ],
+            breakdowns=[
+                ("by_locale", _("Target locale"), breakdown_rows(report.by_locale, {})),
+                ("by_model", _("Type"), breakdown_rows(report.by_model, report.model_names)),
+            ],
+            is_active=run.status in RunStatus.active,
+        )
+        if run.reverted_at:
+            context.update(revert=revert_summary(run), revert_refusals=revert_refusals(run))
+        return context
+
+    def failures_page(self, run: Run):
+        units = (
+            run.units.filter(status=UnitStatus.FAILED)
+            .select_related("target_locale")
+            .order_by("position", "target_locale_id")
+        )
+        page = Paginator(units, FAILURES_PER_PAGE).get_page(self.request.GET.get("failures"))
+        objects = objects_of_units(page.object_list)
+        user = self.request.user
+        page.rows = [
+            {
+                "unit": unit,
+                "source_title": title(objects[unit.pk].source) or f"#{unit.object_id}",
+                "source_url": edit_url(objects[unit.pk].source, user),
+                "target_url": edit_url(objects[unit.pk].target, user),
+                "reason": ErrorCode(unit.error_code).label if unit.error_code else "",
+            }
+            for unit in page.object_list
+        ]
+        return page
+
+
+def breakdown_rows(table: dict[str, dict[str, int]], names: dict[str, str]) -> list[list]:
+    """[name, count per unit status...] rows, statuses in UnitStatus order (as the JS)."""
+    return [
+        [names.get(key, key), *(row[s] for s in UnitStatus.values)] for key, row in table.items()
+    ]
+
+
+def retry_filters(report: RunReport) -> list[tuple[str, str, list]]:
+    choices = retry_choices(report)
+    return [
+        ("models", _("Type"), choices["models"]),
+        ("locales", _("Locale"), choices["locales"]),
+        ("error_codes", _("Reason"), choices["codes"]),
+    ]
+
+
+def revert_refusals(run: Run) -> list[dict[str, str]]:
+    units = list(
+        run.units.exclude(revert_refused="")
+        .select_related("target_locale")
+        .order_by("position")[:REVERT_REFUSALS_SHOWN]
+    )
+    objects = objects_of_units(units)
+    return [
+        {
+            "title": title(objects[u.pk].target) or title(objects[u.pk].source),
+            "locale": u.target_locale.language_code,
+            "reason": u.revert_refused,
+        }
+        for u in units
+    ]
+
+
+def retry_choices(report: RunReport) -> dict[str, list[tuple[str, str]]]:
+    """Filters the retry form offers: only models, locales and codes that have failures."""
+    failed = UnitStatus.FAILED
+    return {
+        "models": [
+            (label, report.model_names[label])
+            for label, row in report.by_model.items()
+            if row[failed]
+        ],
+        "locales": [(code, code) for code, row in report.by_locale.items() if row[failed]],
+        "codes": [
+            (code, ErrorCode(code).label if code in ErrorCode.values else code)
+            for code in sorted(report.failures)
+        ],
+    }

@@ -1,0 +1,138 @@
+/**
+ * bt-run-status: keeps a run page up to date by polling its JSON status endpoint.
+ *
+ * Polls every `interval` milliseconds while the run is active and the tab is visible; stops for
+ * good once the run is finished (and then offers to reload for the final report). Everything
+ * inserted comes from JSON and goes in with textContent, never innerHTML.
+ *
+ * Markup hooks (inside the controller's element):
+ *   [data-bt-progress] / [data-bt-progress-bar]   the progress bar
+ *   [data-bt-status]                              the status tag (data-bt-run-status = raw value)
+ *   [data-bt-count="<unit status>"]               unit counts
+ *   [data-bt-eta], [data-bt-billed]               ETA and characters billed
+ *   [data-bt-breakdown="by_locale|by_model"]      tables whose <tbody> is rebuilt
+ *   [data-bt-action="<name>"]                     shown only when the action is allowed
+ *   [data-bt-no-worker], [data-bt-finished-notice] notices shown when relevant
+ */
+(() => {
+  const STATUSES = ['pending', 'running', 'succeeded', 'skipped', 'failed', 'cancelled'];
+
+  class RunStatusController extends window.StimulusModule.Controller {
+    static values = {
+      url: String,
+      interval: { type: Number, default: 3000 },
+      finished: { type: Boolean, default: false },
+    };
+
+    connect() {
+      this.onVisibility = () => (document.hidden ? this.stop() : this.start());
+      document.addEventListener('visibilitychange', this.onVisibility);
+      if (!this.finishedValue) this.start();
+    }
+
+    disconnect() {
+      document.removeEventListener('visibilitychange', this.onVisibility);
+      this.stop();
+    }
+
+    start() {
+      if (this.finishedValue || this.timer || document.hidden) return;
+      this.timer = window.setInterval(() => this.poll(), this.intervalValue);
+      this.poll();
+    }
+
+    stop() {
+      window.clearInterval(this.timer);
+      this.timer = null;
+    }
+
+    async poll() {
+      if (this.busy) return;
+      this.busy = true;
+      try {
+        const response = await fetch(this.urlValue, {
+          headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
+          credentials: 'same-origin',
+        });
+        if (!response.ok) {
+          this.stop(); // signed out or permission removed: polling would only fail again
+          return;
+        }
+        this.render(await response.json());
+      } catch (error) {
+        // A network hiccup: the next tick tries again.
+      } finally {
+        this.busy = false;
+      }
+    }
+
+    render(data) {
+      this.renderProgress(data);
+      STATUSES.forEach((status) => {
+        this.all(`[data-bt-count="${status}"]`).forEach((el) => {
+          el.textContent = (data.units[status] || 0).toLocaleString();
+        });
+      });
+      this.all('[data-bt-status]').forEach((el) => {
+        el.textContent = data.status_label;
+        el.dataset.btRunStatus = data.status;
+      });
+      this.setText('[data-bt-eta]', data.eta_label || '—');
+      this.setText('[data-bt-billed]', data.billed_characters.toLocaleString());
+      this.renderBreakdown('by_locale', data.by_locale, (key) => key);
+      this.renderBreakdown('by_model', data.by_model, (key) => data.model_names[key] || key);
+      this.all('[data-bt-action]').forEach((el) => {
+        el.hidden = !data.actions.includes(el.dataset.btAction);
+      });
+      this.all('[data-bt-no-worker]').forEach((el) => {
+        el.hidden = !data.no_worker;
+      });
+      if (data.is_finished) {
+        this.finishedValue = true;
+        this.stop();
+        this.all('[data-bt-finished-notice]').forEach((el) => {
+          el.hidden = false;
+        });
+      }
+    }
+
+    renderProgress(data) {
+      this.all('[data-bt-progress]').forEach((el) => {
+        el.setAttribute('aria-valuenow', data.percent);
+      });
+      this.all('[data-bt-progress-bar]').forEach((el) => {
+        el.style.width = `${data.percent}%`;
+        el.textContent = `${data.percent}%`;
+      });
+      this.setText('[data-bt-done]', data.done.toLocaleString());
+      this.setText('[data-bt-total]', data.total.toLocaleString());
+    }
+
+    renderBreakdown(name, table, label) {
+      const body = this.element.querySelector(`[data-bt-breakdown="${name}"] tbody`);
+      if (!body) return;
+      const rows = Object.entries(table).map(([key, counts]) => {
+        const row = document.createElement('tr');
+        [label(key), ...STATUSES.map((s) => (counts[s] || 0).toLocaleString())].forEach((v) => {
+          const cell = document.createElement('td');
+          cell.textContent = v;
+          row.appendChild(cell);
+        });
+        return row;
+      });
+      body.replaceChildren(...rows);
+    }
+
+    setText(selector, text) {
+      this.all(selector).forEach((el) => {
+        el.textContent = text;
+      });
+    }
+
+    all(selector) {
+      return this.element.querySelectorAll(selector);
+    }
+  }
+
+  window.wagtail.app.register('bt-run-status', RunStatusController);
+})();

@@ -23,8 +23,9 @@ else
 WORKER := $(MANAGE) db_worker --queue-name '*'
 endif
 
-serve: $(STAMP)  ## Admin at http://localhost:8000/admin/ (admin / changeme) with a task worker
+serve: $(STAMP)  ## Admin at http://localhost:8000/admin/ (admin or editor / changeme) with a worker
 	$(MANAGE) migrate --verbosity 0
+	$(MANAGE) seed_demo
 	$(WORKER) & \
 	  trap 'kill $$!' EXIT INT TERM; $(MANAGE) runserver 0.0.0.0:8000
 

@@ -261,6 +261,23 @@ def test_no_e005_for_valid_slug_policies(settings, policy):
     assert ids() == []
 
 
+# --- E008: cost confirmation threshold ----------------------------------------------------
+
+
+@pytest.mark.parametrize("value", [-1, "50", True])
+def test_e008_bad_cost_threshold(settings, value):
+    settings.WAGTAIL_BULK_TRANSLATE = {"CONFIRM_ABOVE_COST": value}
+
+    assert "CONFIRM_ABOVE_COST" in only("wagtail_bulk_translate.E008").msg
+
+
+@pytest.mark.parametrize("value", [None, 0, 12.5])
+def test_no_e008_for_valid_cost_thresholds(settings, value):
+    settings.WAGTAIL_BULK_TRANSLATE = {"CONFIRM_ABOVE_COST": value}
+
+    assert ids() == []
+
+
 DEEPL = "wagtail_bulk_translate.translators.deepl.DeepLTranslator"
 
 
@@ -300,6 +317,7 @@ def test_every_message_has_a_hint(settings, monkeypatch):
         "QUEUE": "translations",
         "TRANSLATOR": {"CLASS": "nowhere.Translator"},
         "TYPO": 1,
+        "CONFIRM_ABOVE_COST": -1,
     }
     settings.TASKS = {"default": {"BACKEND": DUMMY_BACKEND, "QUEUES": ["default"]}}
 
@@ -311,6 +329,7 @@ def test_every_message_has_a_hint(settings, monkeypatch):
         "E003",
         "E005",
         "E006",
+        "E008",
         "W001",
         "W002",
     ]

@@ -35,7 +35,22 @@ def check_settings(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
                 id="wagtail_bulk_translate.E005",
             )
         )
+    if not valid_cost_threshold(get_settings().CONFIRM_ABOVE_COST):
+        errors.append(
+            checks.Error(
+                "CONFIRM_ABOVE_COST must be a number of at least 0, or None.",
+                hint="Set WAGTAIL_BULK_TRANSLATE['CONFIRM_ABOVE_COST'] to e.g. 50 (in CURRENCY), "
+                "0 to always ask, or None to never ask.",
+                id="wagtail_bulk_translate.E008",
+            )
+        )
     return errors
+
+
+def valid_cost_threshold(value) -> bool:
+    if value is None:
+        return True
+    return isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
 
 
 @checks.register()

@@ -105,6 +105,58 @@ def ensure_admin_user(username: str = "admin", password: str = "changeme") -> No
         user_model.objects.create_superuser(username, "admin@example.com", password)
 
 
+EDITOR_GROUP = "Translators"
+# What the demo's editor may do: use the admin, manage bulk translation runs, and edit what runs
+# translate (every page, the translatable snippets and the settings).
+EDITOR_PERMISSIONS = [
+    ("wagtailadmin", "access_admin"),
+    ("wagtail_bulk_translate", "manage_runs"),
+    *(
+        (app, f"{action}_{model}")
+        for app, model in [
+            ("demo", "category"),
+            ("demo", "testimonial"),
+            ("demo", "footertext"),
+            ("demo", "sitebranding"),
+            ("demo", "sociallinks"),
+        ]
+        for action in ("add", "change")
+    ),
+    ("demo", "publish_footertext"),
+]
+EDITOR_PAGE_PERMISSIONS = ("add_page", "change_page", "publish_page")
+
+
+def ensure_editor_user(username: str = "editor", password: str = "changeme") -> None:
+    """An editor who is not a superuser: the admin as most people who start runs see it."""
+    from django.contrib.auth.models import Group, Permission
+    from wagtail.models import GroupPagePermission
+
+    group, _created = Group.objects.get_or_create(name=EDITOR_GROUP)
+    for app_label, codename in EDITOR_PERMISSIONS:
+        permission = Permission.objects.filter(
+            content_type__app_label=app_label, codename=codename
+        ).first()
+        if permission is not None:
+            group.permissions.add(permission)
+    root = Page.get_first_root_node()
+    for codename in EDITOR_PAGE_PERMISSIONS:
+        GroupPagePermission.objects.get_or_create(
+            group=group,
+            page=root,
+            permission=Permission.objects.get(
+                content_type__app_label="wagtailcore", codename=codename
+            ),
+        )
+    user_model = get_user_model()
+    user = user_model.objects.filter(username=username).first()
+    if user is None:
+        user = user_model.objects.create_user(
+            username, "editor@example.com", password, first_name="Edith", last_name="Editor"
+        )
+    user.groups.add(group)
+
+
 def ensure_locales() -> None:
     for code in LOCALES:
         Locale.objects.get_or_create(language_code=code)

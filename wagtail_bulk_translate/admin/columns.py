@@ -28,24 +28,25 @@ class RunStatusColumn(StatusTagColumn):
         )
 
 
-class ProgressColumn(Column):
+class ProgressValueColumn(Column):
+    """A column showing a run's Progress (built from the listing's annotations)."""
+
+    def get_value(self, instance: Run) -> Progress:
+        return Progress.from_annotated(instance)
+
+
+class ProgressColumn(ProgressValueColumn):
     cell_template_name = f"{TEMPLATES}/progress_cell.html"
 
     def __init__(self, **kwargs) -> None:
         super().__init__("progress", label=gettext_lazy("Progress"), **kwargs)
 
-    def get_value(self, instance: Run) -> Progress:
-        return Progress.from_annotated(instance)
 
-
-class UnitCountsColumn(Column):
+class UnitCountsColumn(ProgressValueColumn):
     cell_template_name = f"{TEMPLATES}/unit_counts_cell.html"
 
     def __init__(self, **kwargs) -> None:
         super().__init__("unit_counts", label=gettext_lazy("Units"), **kwargs)
-
-    def get_value(self, instance: Run) -> Progress:
-        return Progress.from_annotated(instance)
 
 
 def scope_summary(run: Run) -> str:

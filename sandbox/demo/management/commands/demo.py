@@ -16,7 +16,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from wagtail.models import Locale
 
-from demo.content import LOCALES, ensure_admin_user, seed_demo_content
+from demo.content import LOCALES, ensure_admin_user, ensure_editor_user, seed_demo_content
 from wagtail_bulk_translate.models import PublishPolicy, Run, RunStatus
 from wagtail_bulk_translate.reporting import format_summary, progress_line
 from wagtail_bulk_translate.runs import run_summary, start_run
@@ -42,6 +42,7 @@ class Command(BaseCommand):
         started = time.monotonic()
         seeded = seed_demo_content(pages=options["pages"])
         ensure_admin_user()
+        ensure_editor_user()
         self.stdout.write(
             f"Demo site: {seeded.pages} pages in English"
             f"{'' if seeded.created else ' (already there)'} "
@@ -57,7 +58,7 @@ class Command(BaseCommand):
             raise CommandError(f"The demo run ended {full.status}; see the summary above.")
         self.stdout.write(
             "\nDone. `make serve`, then http://localhost:8000/fr/ and the admin at "
-            "http://localhost:8000/admin/ (admin / changeme)."
+            "http://localhost:8000/admin/ (admin / changeme, or the editor: editor / changeme)."
         )
 
     def translate(self, canary_size: int, timeout: float) -> list[Run]:

@@ -8,7 +8,7 @@ editor-readable message when a request is refused.
 from __future__ import annotations
 
 from .controls import cancel_run, pause_run, promote_canary, resume_run, retry_failed
-from .coverage import CoverageRow, coverage
+from .coverage import CoverageKind, CoverageRow, coverage
 from .errors import BulkTranslateError, ErrorCode, RunConfigurationError, ScopeError
 from .preflight import Preflight, preflight
 from .revert import RevertRefused, RevertSummary, check_revertible, revert_summary, start_revert
@@ -19,6 +19,7 @@ from .scope import Scope, translatable_setting_labels, translatable_snippet_labe
 __all__ = [
     "BulkTranslateError",
     "CanarySample",
+    "CoverageKind",
     "CoverageRow",
     "ErrorCode",
     "Preflight",

@@ -24,6 +24,8 @@ from django.apps import apps
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.db.models import Count, Exists, OuterRef, Q, Subquery
+from django.utils.text import capfirst
+from django.utils.translation import gettext_lazy as _
 from wagtail.models import Locale, Page, RevisionMixin
 
 from .errors import ErrorCode
@@ -31,16 +33,21 @@ from .models import Unit, UnitStatus
 from .scope import model_label, translatable_setting_labels, translatable_snippet_labels
 from .translatable_settings import is_site_setting
 
-PAGES = "pages"
-SNIPPETS = "snippets"
-SETTINGS = "settings"
+
+class CoverageKind(models.TextChoices):
+    PAGES = "pages", _("Pages")
+    SNIPPETS = "snippets", _("Snippets")
+    SETTINGS = "settings", _("Settings")
+
+
+PAGES, SNIPPETS, SETTINGS = CoverageKind.PAGES, CoverageKind.SNIPPETS, CoverageKind.SETTINGS
 
 
 @dataclass(frozen=True)
 class CoverageRow:
     """Coverage of one content type in one target locale; the counts add up to ``total``."""
 
-    kind: str  # PAGES, SNIPPETS or SETTINGS
+    kind: str  # a CoverageKind
     label: str  # "app_label.ModelName"
     name: str  # the model's verbose name, for people
     locale: str  # target locale code
@@ -187,7 +194,7 @@ def make_row(
     return CoverageRow(
         kind=kind,
         label=model_label(model),
-        name=str(model._meta.verbose_name),
+        name=str(capfirst(model._meta.verbose_name)),
         locale=locale.language_code,
         total=total,
         translated=existing - (stale or 0),

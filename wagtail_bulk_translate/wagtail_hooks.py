@@ -2,6 +2,8 @@
 
 from wagtail import hooks
 
+from .admin.bulk_actions import TranslatePagesBulkAction, TranslateSnippetsBulkAction
+from .admin.coverage_report import coverage_menu_item, coverage_urls
 from .admin.log_actions import register_run_log_actions
 from .admin.panels import construct_homepage_panels
 from .admin.permissions import register_run_permission_policy
@@ -22,3 +24,18 @@ def register_log_actions(actions):
 
 
 hooks.register("construct_homepage_panels", construct_homepage_panels)
+
+
+# "Translate…" in the page explorer and in translatable snippet listings.
+hooks.register("register_bulk_action", TranslatePagesBulkAction)
+hooks.register("register_bulk_action", TranslateSnippetsBulkAction)
+
+
+@hooks.register("register_admin_urls")
+def register_coverage_report_urls():
+    return coverage_urls()
+
+
+@hooks.register("register_reports_menu_item")
+def register_coverage_report_menu_item():
+    return coverage_menu_item()

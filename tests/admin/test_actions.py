@@ -159,3 +159,23 @@ def test_log_entries_appear_in_site_history(admin_client, editor_client, editor,
     history = editor_client.get(reverse("wagtailadmin_reports:site_history"))
     assert history.status_code == 200
     assert "Paused the bulk translation run" in history.content.decode()
+
+
+def test_retry_after_a_configuration_stop(admin_client, task_queue):
+    run = make_run(units=10, status="failed", error_code="auth_config", error_message="Bad key.")
+    run.units.exclude(status="succeeded").update(status="cancelled", error_code="auth_config")
+    html = admin_client.get(url("inspect", run)).content.decode()
+    assert 'data-bt-action="retry" >' in html or 'data-bt-action="retry"\n' in html
+    assert "Bad key." in html
+    admin_client.post(url("retry", run))
+    assert run.units.filter(status=UnitStatus.PENDING).count() == 8
+
+
+def test_promote_needs_edit_permission_on_the_whole_scope(editor_client, site_tree):
+    canary = make_run(units=4, status="succeeded", canary_size=2)
+    canary.scope = {"pages": [{"id": site_tree["home"].pk, "descendants": True}]}
+    canary.save()
+    response = editor_client.post(url("promote", canary), follow=True)
+    assert "You cannot edit these pages" in messages_of(response)
+    assert "“Secret”" in messages_of(response)
+    assert Run.objects.count() == 1

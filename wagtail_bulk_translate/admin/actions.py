@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..api import BulkTranslateError, check_revertible
+from ..api import BulkTranslateError, ErrorCode, check_revertible
 from ..models import Run, RunStatus
 from .progress import Progress
 
@@ -26,13 +26,21 @@ def allowed_actions(run: Run, progress: Progress) -> list[str]:
         allowed.append(PAUSE)
     if run.status == RunStatus.PAUSED:
         allowed.append(RESUME)
-    if progress.counts["failed"] and run.status not in (RunStatus.CANCELLED, RunStatus.REVERTED):
+    if has_retryable_units(run, progress):
         allowed.append(RETRY)
     if can_revert(run):
         allowed.append(REVERT)
     if can_promote(run):
         allowed.append(PROMOTE)
     return allowed
+
+
+def has_retryable_units(run: Run, progress: Progress) -> bool:
+    if run.status in (RunStatus.CANCELLED, RunStatus.REVERTED):
+        return False
+    # A run stopped on bad credentials cancelled its pending units: retry brings them back.
+    stopped = run.error_code == ErrorCode.AUTH_CONFIG and progress.counts["cancelled"]
+    return bool(progress.counts["failed"] or stopped)
 
 
 def can_revert(run: Run) -> bool:

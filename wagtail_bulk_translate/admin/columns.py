@@ -13,6 +13,16 @@ from .progress import Progress
 TEMPLATES = "wagtail_bulk_translate/tables"
 
 
+def run_title(run: Run) -> str:
+    if run.promoted_from_id:
+        return _("Full run #%(pk)d (from canary #%(canary)d)") % {
+            "pk": run.pk,
+            "canary": run.promoted_from_id,
+        }
+    kind = _("Canary #%(pk)d") if run.is_canary else _("Run #%(pk)d")
+    return kind % {"pk": run.pk}
+
+
 class RunStatusColumn(StatusTagColumn):
     """Status tag; active runs are highlighted, and the cell carries the raw status."""
 

@@ -242,7 +242,9 @@ class PageRootForm(forms.Form):
 PageRootFormSet = forms.formset_factory(PageRootForm, extra=0, min_num=1, max_num=50)
 
 
-def model_choices(labels: list[str], source_locale: Locale | None) -> list[tuple[str, str]]:
+def model_choices(
+    labels: list[str], source_locale: Locale | None, *, plural: bool = True
+) -> list[tuple[str, str]]:
     """(label, "Categories (12)") for models of the scope: one count query per model."""
     choices = []
     for label in labels:
@@ -250,7 +252,7 @@ def model_choices(labels: list[str], source_locale: Locale | None) -> list[tuple
         rows = model._default_manager.all()
         if source_locale is not None and issubclass(model, TranslatableMixin):
             rows = rows.filter(locale=source_locale)
-        name = capfirst(model._meta.verbose_name_plural)
+        name = capfirst(model._meta.verbose_name_plural if plural else model._meta.verbose_name)
         choices.append((label, f"{name} ({rows.count()})"))
     return choices
 
@@ -297,7 +299,10 @@ class NewRunForm(RunOptionsForm):
         super().__init__(*args, **kwargs)
         source = self.counting_locale()
         self.fields["snippets"].choices = model_choices(translatable_snippet_labels(), source)
-        self.fields["settings"].choices = model_choices(translatable_setting_labels(), source)
+        # Settings read better in the singular ("Site branding"): there is one per site/locale.
+        self.fields["settings"].choices = model_choices(
+            translatable_setting_labels(), source, plural=False
+        )
         self.fields["source_locale"].initial = Locale.get_default().language_code
 
     def counting_locale(self) -> Locale | None:

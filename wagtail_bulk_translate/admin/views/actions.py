@@ -20,6 +20,7 @@ from ...models import Run, UnitStatus
 from .. import log_actions
 from ..actions import CANCEL, PAUSE, PROMOTE, RESUME, RETRY, REVERT, allowed_actions
 from ..objects import objects_of_units, title
+from ..permissions import ScopeNotAllowed, check_user_can_translate
 from ..progress import Progress, run_report
 from .mixins import ManageRunsRequiredMixin
 from .run_page import load_run, retry_choices, run_title
@@ -202,6 +203,11 @@ class PromoteView(RunActionView):
     past_participle = "promoted"
 
     def perform(self) -> HttpResponse:
+        # The full run is a new run: the promoting editor must be able to edit all of it too.
+        try:
+            check_user_can_translate(self.request.user, self.run.scope, self.run.source_locale)
+        except ScopeNotAllowed as refusal:
+            raise api.RunConfigurationError(str(refusal)) from refusal
         full_run = api.promote_canary(self.run.pk, user=self.request.user)
         log_actions.log_run_action(
             self.run, self.log_action, self.request.user, full_run=full_run.pk

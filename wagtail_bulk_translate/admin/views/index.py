@@ -4,11 +4,24 @@ from __future__ import annotations
 
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from wagtail.admin.ui.tables import BooleanColumn, Column, DateColumn, NumberColumn, UserColumn
+from wagtail.admin.ui.tables import (
+    BooleanColumn,
+    Column,
+    DateColumn,
+    NumberColumn,
+    TitleColumn,
+    UserColumn,
+)
 from wagtail.admin.views import generic
 
 from ...models import Run
-from ..columns import ProgressColumn, RunStatusColumn, UnitCountsColumn, scope_summary
+from ..columns import (
+    ProgressColumn,
+    RunStatusColumn,
+    UnitCountsColumn,
+    run_title,
+    scope_summary,
+)
 from ..filters import RunFilterSet
 from ..permissions import run_permission_policy
 from ..progress import annotate_progress
@@ -26,7 +39,7 @@ class RunIndexView(ManageRunsRequiredMixin, generic.IndexView):
     @property
     def list_display(self):
         return [
-            "__str__",
+            TitleColumn("title", label=_("Run"), accessor=run_title, get_url=self.get_inspect_url),
             RunStatusColumn(),
             ProgressColumn(),
             UnitCountsColumn(),

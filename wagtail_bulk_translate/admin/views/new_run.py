@@ -39,6 +39,7 @@ from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.models import Page
 
 from ... import api
+from ..columns import run_title
 from ..forms import NewRunForm, PageRootFormSet, page_roots
 from ..log_actions import STARTED, log_run_action
 from ..permissions import ScopeNotAllowed, check_user_can_translate
@@ -251,11 +252,6 @@ def verbose_name_plural(label: str) -> str:
         return capfirst(apps.get_model(label)._meta.verbose_name_plural)
     except (LookupError, ValueError):
         return label
-
-
-def run_title(run) -> str:
-    kind = _("Canary") if run.is_canary else _("Run")
-    return f"{kind} #{run.pk}"
 
 
 def started_data(run) -> dict[str, Any]:

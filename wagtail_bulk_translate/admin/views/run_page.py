@@ -19,6 +19,7 @@ from wagtail.admin.views import generic
 from ...api import ErrorCode, revert_summary
 from ...models import Run, RunStatus, UnitStatus
 from ..actions import ACTIONS, allowed_actions
+from ..columns import run_title
 from ..objects import edit_url, objects_of_units, title
 from ..permissions import run_permission_policy
 from ..progress import RunReport, run_report
@@ -33,16 +34,6 @@ def load_run(pk: int) -> Run:
     return get_object_or_404(
         Run.objects.select_related("source_locale", "created_by", "promoted_from"), pk=pk
     )
-
-
-def run_title(run: Run) -> str:
-    if run.promoted_from_id:
-        return _("Full run #%(pk)d (from canary #%(canary)d)") % {
-            "pk": run.pk,
-            "canary": run.promoted_from_id,
-        }
-    kind = _("Canary #%(pk)d") if run.is_canary else _("Run #%(pk)d")
-    return kind % {"pk": run.pk}
 
 
 def duration_label(seconds: int | None) -> str:

@@ -12,6 +12,7 @@
  *   [data-bt-eta], [data-bt-billed]               ETA and characters billed
  *   [data-bt-breakdown="by_locale|by_model"]      tables whose <tbody> is rebuilt
  *   [data-bt-action="<name>"]                     shown only when the action is allowed
+ *   [data-bt-counting]                            shown while the scope is being enumerated
  *   [data-bt-no-worker], [data-bt-finished-notice] notices shown when relevant
  */
 (() => {
@@ -76,6 +77,10 @@
       this.all('[data-bt-status]').forEach((el) => {
         el.textContent = data.status_label;
         el.dataset.btRunStatus = data.status;
+        el.classList.toggle('w-status--primary', !data.is_finished);
+      });
+      this.all('[data-bt-counting]').forEach((el) => {
+        el.hidden = data.enumeration_done;
       });
       this.setText('[data-bt-eta]', data.eta_label || '—');
       this.setText('[data-bt-billed]', data.billed_characters.toLocaleString());

@@ -204,3 +204,16 @@ def test_editor_can_start_over_their_pages(editor_client, site_tree, task_queue)
 def test_editor_without_snippet_permission_is_refused(editor_client, site_tree):
     response = editor_client.post(url(), form_data(snippets=["demo.Category"]))
     assert "You cannot edit categories" in " ".join(response.context["form"].non_field_errors())
+
+
+def test_every_mistake_shows_at_once(admin_client, site_tree):
+    response = admin_client.post(url(), form_data(target_locales=None))
+    errors = response.context["form"].errors
+    assert "whole_site" in errors and "target_locales" in errors
+    assert "correct the errors below" in " ".join(str(m) for m in response.context["messages"])
+
+
+def test_a_new_page_row_includes_descendants_by_default(admin_client, site_tree):
+    response = admin_client.post(url(), form_data(action="add_page"))
+    new_row = response.context["formset"].forms[1]
+    assert new_row["descendants"].value() is True

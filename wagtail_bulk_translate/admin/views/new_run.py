@@ -159,7 +159,8 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
             return self.render_form(form, self.with_one_more_row(formset), validate=False)
         valid = form.is_valid() & formset.is_valid()
         roots = page_roots(formset) if formset.is_valid() else []
-        if not (valid and form.check_scope_chosen(roots)):
+        # Checked even when other fields failed, so every mistake shows at once.
+        if not (form.check_scope_chosen(roots) and valid):
             return self.render_form(form, formset)
         if action == "edit":
             return self.render_form(form, formset)
@@ -181,7 +182,9 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
         data = self.request.POST.copy()
         key = f"{formset.prefix}-TOTAL_FORMS"
         total = int(data.get(key) or 0)
-        data[key] = str(min(total + 1, PageRootFormSet.max_num))
+        if total < PageRootFormSet.max_num:
+            data[key] = str(total + 1)
+            data[f"{formset.prefix}-{total}-descendants"] = "on"  # the default of a new row
         return PageRootFormSet(data, prefix=formset.prefix)
 
     def preflight(self, form, formset, scope, digest):
@@ -227,6 +230,10 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
         if not validate:
             # Adding a page row is not a submission: show no errors yet.
             form._errors, formset._errors, formset._non_form_errors = {}, [], []
+        elif form.is_bound and (form.errors or not formset.is_valid()):
+            messages.error(
+                self.request, _("The run was not started: correct the errors below, then retry.")
+            )
         return TemplateResponse(
             self.request,
             self.form_template,

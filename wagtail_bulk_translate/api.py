@@ -7,6 +7,7 @@ editor-readable message when a request is refused.
 
 from __future__ import annotations
 
+from .conf import get_settings
 from .controls import cancel_run, pause_run, promote_canary, resume_run, retry_failed
 from .coverage import CoverageKind, CoverageRow, coverage
 from .errors import BulkTranslateError, ErrorCode, RunConfigurationError, ScopeError
@@ -34,6 +35,7 @@ __all__ = [
     "check_revertible",
     "coverage",
     "error_breakdown",
+    "get_settings",
     "pause_run",
     "preflight",
     "promote_canary",

@@ -97,3 +97,11 @@ def test_queries_do_not_grow_with_units(admin_client, count_queries):
     with count_queries() as large:
         assert admin_client.get(reverse(INDEX)).status_code == 200
     assert len(large.captured_queries) == len(small.captured_queries)
+
+
+@pytest.mark.parametrize(
+    "query", ["status=bogus", "created_at_after=notadate", "created_by=abc", "p=999", "mode=x"]
+)
+def test_bad_filter_values_never_break_the_listing(admin_client, query):
+    make_run()
+    assert admin_client.get(f"{reverse(INDEX)}?{query}").status_code == 200

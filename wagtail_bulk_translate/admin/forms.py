@@ -22,11 +22,11 @@ from ..api import (
     BulkTranslateError,
     Preflight,
     Scope,
+    get_settings,
     translatable_setting_labels,
     translatable_snippet_labels,
     whole_site_scope,
 )
-from ..conf import get_settings
 from ..models import ContentSource, Mode, PublishPolicy
 
 ALL_LOCALES = "all"

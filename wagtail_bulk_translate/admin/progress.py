@@ -17,7 +17,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.text import capfirst
 
-from ..conf import get_settings
+from ..api import get_settings
 from ..models import Run, RunStatus, UnitStatus
 
 # A pending run whose coordinator has not started after this long has no worker.

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 MANAGE := $(BIN)/python sandbox/manage.py
 STAMP := $(VENV)/.installed
 
-.PHONY: demo serve test test-postgres test-oldest lint format benchmark clean
+.PHONY: demo serve test test-postgres test-browser test-oldest lint format benchmark clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -38,6 +38,11 @@ test: $(STAMP)  ## The whole suite on SQLite (set DATABASE_URL for PostgreSQL)
 
 test-postgres: $(STAMP)
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(BIN)/pytest $(PYTEST_ARGS)
+
+# The admin in a real browser: Playwright drives /usr/bin/chromium (CHROMIUM=... overrides;
+# `apt-get install chromium`, no browser download) against a live server and a real worker.
+test-browser: $(STAMP)
+	$(BIN)/pytest -m browser $(PYTEST_ARGS)
 
 # The oldest supported pair, in its own virtualenv (`make test` keeps the newest pair): Python
 # 3.11, Django 5.2 LTS (the tasks API from the django-tasks backport) and Wagtail 7.4 LTS, which

@@ -94,6 +94,7 @@ def test_options_step_lists_the_selection_and_the_source_locale(editor_client, s
     assert "First" in html and "Second" in html
     assert 'name="include_descendants"' in html
     assert 'name="target_locales"' in html
+    assert 'value="en"' not in html  # the source of the selection is no target
     assert "Check what it will translate" in html
 
 
@@ -237,7 +238,7 @@ def test_a_subtree_with_pages_the_user_cannot_edit_is_refused_naming_them(
     ("change", "field", "message"),
     [
         ({"target_locales": []}, "target_locales", "Choose at least one target locale"),
-        ({"target_locales": ["en"]}, "target_locales", "en is the source locale"),
+        ({"target_locales": ["en"]}, "target_locales", "Select a valid choice"),
         ({"canary_size": "0"}, "canary_size", "greater than or equal to 1"),
         ({"canary_size": "many"}, "canary_size", "whole number"),
         ({"mode": "overwrite"}, "confirm_overwrite", "tick this box"),

@@ -80,6 +80,15 @@ class TranslateBulkAction(ManageRunsRequiredMixin):
     def get_form_kwargs(self) -> dict[str, Any]:
         return {**super().get_form_kwargs(), "source_locale": self.source_locale}
 
+    def get_form(self, form_class=None) -> RunOptionsForm:
+        form = super().get_form(form_class)
+        if self.source_locale is not None:
+            # The selection fixes the source: offering it as a target would only be an error.
+            field = form.fields["target_locales"]
+            code = self.source_locale.language_code
+            field.choices = [choice for choice in field.choices if choice[0] != code]
+        return form
+
     @cached_property
     def source_locale(self) -> Locale | None:
         """The locale of the selected items; None if they are in several locales."""

@@ -1,0 +1,34 @@
+"""In a real browser: the translation coverage report, reached from the Reports menu, and its
+button that opens the new-run form pre-filled with what is missing or outdated."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+
+
+def test_coverage_report_prefills_a_new_run(admin_page, live_site):
+    page = admin_page
+    page.goto(live_site.url("/admin/"))
+    page.get_by_role("button", name="Reports").click()
+    menu = page.get_by_role("navigation", name="Main menu")
+    menu.get_by_role("link", name="Translation coverage").click()
+    page.wait_for_url(re.compile(r"/admin/reports/translation-coverage/$"))
+
+    table = page.locator("table.listing")
+    articles_fr = table.locator("tr", has_text="Article page").filter(has_text="French").first
+    expect(articles_fr).to_be_visible()
+    expect(page.get_by_text("unknown").first).to_be_visible()  # Category keeps no revisions
+    screenshot(page, "coverage_report")
+
+    page.get_by_role("link", name="Translate what is missing or outdated").click()
+    page.wait_for_url(re.compile(r"/admin/bulk-translate/new/\?"))
+    assert "mode=changed" in page.url and "targets=fr" in page.url
+    expect(page.get_by_label("French")).to_be_checked()
+    expect(page.get_by_label("Changed content only")).to_be_checked()

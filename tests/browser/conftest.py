@@ -61,7 +61,7 @@ class LiveSite:
         }
         self.env = {
             **{k: v for k, v in os.environ.items() if k != "DATABASE_URL"},
-            "DJANGO_SETTINGS_MODULE": "tests.e2e_settings",
+            "DJANGO_SETTINGS_MODULE": "tests.browser.settings",
             "SQLITE_PATH": str(self.db_path),
             "DEBUG": "1",  # runserver serves the admin's static files
             "WBT_SETTINGS": json.dumps({"TRANSLATOR": translator, "CONFIRM_ABOVE_COST": None}),

@@ -217,3 +217,20 @@ def test_a_new_page_row_includes_descendants_by_default(admin_client, site_tree)
     response = admin_client.post(url(), form_data(action="add_page"))
     new_row = response.context["formset"].forms[1]
     assert new_row["descendants"].value() is True
+
+
+def test_preflight_shows_the_quota_left(admin_client, site_tree, settings):
+    from tests.fake_deepl import FakeDeepL
+
+    with FakeDeepL(character_limit=1000) as deepl:
+        settings.WAGTAIL_BULK_TRANSLATE = {
+            **settings.WAGTAIL_BULK_TRANSLATE,
+            "TRANSLATOR": {
+                "CLASS": "wagtail_bulk_translate.translators.deepl.DeepLTranslator",
+                "OPTIONS": {"AUTH_KEY": "key", "SERVER_URL": deepl.url},
+            },
+        }
+        data = form_data(**{"pages-0-page": str(site_tree["news"].pk)})
+        html = admin_client.post(url(), data).content.decode()
+    quota = html[html.index("data-bt-quota") :]
+    assert "1,000 of 1,000 characters" in quota[:200]

@@ -242,7 +242,8 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
 
 
 def preflight_rows(estimate: api.Preflight) -> dict[str, list[tuple]]:
-    """Table rows of a preflight: (type name, objects, units) and (locale, strings, chars)."""
+    """What the preflight template shows beside the estimate: (type name, objects, units)
+    rows, (locale, strings, characters) rows and the quota left."""
     models = [
         (verbose_name_plural(label), objects, estimate.units_by_model.get(label, 0))
         for label, objects in estimate.objects_by_model.items()
@@ -251,7 +252,14 @@ def preflight_rows(estimate: api.Preflight) -> dict[str, list[tuple]]:
         (code, strings, estimate.characters_to_bill.get(code, 0))
         for code, strings in estimate.strings_to_translate.items()
     ]
-    return {"models": models, "locales": locales}
+    return {"models": models, "locales": locales, "quota_left": quota_left(estimate.usage)}
+
+
+def quota_left(usage: dict | None) -> int | None:
+    """Characters left in the translator's quota, None when it reports no limit."""
+    if not usage or usage.get("limit") is None:
+        return None
+    return max(usage["limit"] - (usage.get("used") or 0), 0)
 
 
 def verbose_name_plural(label: str) -> str:

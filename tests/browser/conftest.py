@@ -31,9 +31,12 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-SCREENSHOTS = ROOT / "docs" / "screenshots"
+# The README's screenshots are rewritten only on request (UPDATE_SCREENSHOTS=1), so a test run
+# leaves the working tree clean; otherwise they go to a temporary directory.
+README_SCREENSHOTS = ROOT / "docs" / "screenshots"
 DEMO_PAGES = 30
-USERNAME, PASSWORD = "admin", "changeme"
+# The demo editor (not a superuser): the admin as the people who start runs see it.
+USERNAME, PASSWORD = "editor", "changeme"
 # Bounds, not sleeps: how long a page may take to answer, and a run to finish.
 PAGE_TIMEOUT_MS = 60_000
 RUN_TIMEOUT_MS = 240_000
@@ -164,7 +167,7 @@ def log_in(page, site: LiveSite) -> None:
 
 @pytest.fixture(scope="session")
 def logged_in_state(chromium, live_site, tmp_path_factory) -> str:
-    """Cookies of a logged-in admin, so each test starts signed in without the form."""
+    """Cookies of the logged-in editor, so each test starts signed in without the form."""
     path = str(tmp_path_factory.mktemp("browser-state") / "state.json")
     context = chromium.new_context()
     page = context.new_page()
@@ -176,7 +179,7 @@ def logged_in_state(chromium, live_site, tmp_path_factory) -> str:
 
 
 @pytest.fixture
-def admin_page(chromium, logged_in_state):
+def editor_page(chromium, logged_in_state):
     context = chromium.new_context(
         storage_state=logged_in_state, viewport={"width": 1280, "height": 900}
     )
@@ -186,15 +189,25 @@ def admin_page(chromium, logged_in_state):
     context.close()
 
 
-def screenshot(page, name: str) -> None:
-    """Save a screenshot of a main screen for the README (docs/screenshots/<name>.png).
+@pytest.fixture(scope="session")
+def screenshot(tmp_path_factory):
+    """``screenshot(page, name)``: saves <name>.png of a main screen (the README's screenshots
+    with UPDATE_SCREENSHOTS=1, else a temporary directory).
 
     Wagtail's admin scrolls inside ``main``, not the document, so a "full page" screenshot
     would stop at the window: the window is stretched to the content's height instead.
     """
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    size = page.viewport_size
-    height = page.evaluate("() => document.querySelector('main')?.scrollHeight ?? 0")
-    page.set_viewport_size({"width": size["width"], "height": max(size["height"], height)})
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
-    page.set_viewport_size(size)
+    update = os.environ.get("UPDATE_SCREENSHOTS") == "1"
+    directory = README_SCREENSHOTS if update else tmp_path_factory.mktemp("screenshots")
+    directory.mkdir(parents=True, exist_ok=True)
+
+    def take(page, name: str) -> Path:
+        size = page.viewport_size
+        height = page.evaluate("() => document.querySelector('main')?.scrollHeight ?? 0")
+        page.set_viewport_size({"width": size["width"], "height": max(size["height"], height)})
+        path = directory / f"{name}.png"
+        page.screenshot(path=str(path))
+        page.set_viewport_size(size)
+        return path
+
+    return take

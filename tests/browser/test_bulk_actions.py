@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import RUN_TIMEOUT_MS, log_in, screenshot
+from tests.browser.conftest import RUN_TIMEOUT_MS, log_in
 from tests.browser.flows import wait_for_run
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
@@ -44,8 +44,8 @@ def open_more_bulk_actions(page) -> None:
     page.wait_for_function("window.btShown")
 
 
-def test_page_bulk_action_translates_a_subtree(admin_page, live_site):
-    page = admin_page
+def test_page_bulk_action_translates_a_subtree(editor_page, live_site, screenshot):
+    page = editor_page
     home = live_site.page_id("Northwind Journal")
     page.goto(live_site.url(f"/admin/pages/{home}/"))
     select_rows(page, "Field notes")
@@ -74,8 +74,8 @@ def test_page_bulk_action_translates_a_subtree(admin_page, live_site):
     assert len(titles) >= 9  # the section, its articles, and the home page above them
 
 
-def test_snippet_bulk_action_translates_the_selection(admin_page, live_site):
-    page = admin_page
+def test_snippet_bulk_action_translates_the_selection(editor_page, live_site):
+    page = editor_page
     page.goto(live_site.url("/admin/snippets/demo/category/"))
     select_rows(page, "Travel", "Food")
     page.get_by_role("link", name="Translate the selected snippets").click()

@@ -8,13 +8,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import screenshot
-
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
 
-def test_coverage_report_prefills_a_new_run(admin_page, live_site):
-    page = admin_page
+def test_coverage_report_prefills_a_new_run(editor_page, live_site, screenshot):
+    page = editor_page
     page.goto(live_site.url("/admin/"))
     page.get_by_role("button", name="Reports").click()
     menu = page.get_by_role("navigation", name="Main menu")

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import RUN_TIMEOUT_MS, screenshot
+from tests.browser.conftest import RUN_TIMEOUT_MS
 from tests.browser.flows import reload_until_status
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
@@ -41,8 +41,8 @@ def start_from_new_run_form(page, site, prefill: str, *, locale: str, canary: in
     return page
 
 
-def test_canary_review_promote_finish_and_revert(admin_page, live_site):
-    page = admin_page
+def test_canary_review_promote_finish_and_revert(editor_page, live_site, screenshot):
+    page = editor_page
     news = live_site.page_id("News")
     start_from_new_run_form(page, live_site, f"pages={news}", locale="German", canary=3)
     screenshot(page, "new_run_preflight")
@@ -82,8 +82,8 @@ def test_canary_review_promote_finish_and_revert(admin_page, live_site):
     reload_until_status(page, "reverted")
 
 
-def test_cancel_a_running_run(admin_page, live_site):
-    page = admin_page
+def test_cancel_a_running_run(editor_page, live_site):
+    page = editor_page
     guides = live_site.page_id("Guides")
     # Workers wait in the translator while the hold file exists: the run is surely still
     # running when Cancel is clicked.
@@ -106,8 +106,8 @@ def test_cancel_a_running_run(admin_page, live_site):
     ) == [("cancelled",)]
 
 
-def test_runs_listing(admin_page, live_site):
-    page = admin_page
+def test_runs_listing(editor_page, live_site, screenshot):
+    page = editor_page
     page.goto(live_site.url("/admin/"))
     menu = page.get_by_role("navigation", name="Main menu")
     menu.get_by_role("link", name="Bulk translation").click()

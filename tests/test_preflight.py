@@ -11,6 +11,7 @@ from django.core.management import call_command
 from wagtail.models import Locale
 
 from tests import factories
+from tests.fake_deepl import FakeDeepL
 from tests.translators import translator_setting
 from wagtail_bulk_translate.errors import RunConfigurationError
 from wagtail_bulk_translate.models import Run
@@ -107,3 +108,19 @@ def test_cli_estimate_starts_nothing(tree):
     assert report["exact"] is True
     assert not Run.objects.exists()
     assert Locale.objects.filter(language_code="fr").exists()
+
+
+def test_deepl_usage_and_a_quota_too_small_for_the_run(tree, settings):
+    with FakeDeepL(character_limit=20) as deepl:
+        settings.WAGTAIL_BULK_TRANSLATE = {
+            **settings.WAGTAIL_BULK_TRANSLATE,
+            "TRANSLATOR": {
+                "CLASS": "wagtail_bulk_translate.translators.deepl.DeepLTranslator",
+                "OPTIONS": {"AUTH_KEY": "key", "SERVER_URL": deepl.url},
+            },
+        }
+        result = preflight(scope_of(tree), "en", ["fr"])
+
+    assert result.usage == {"used": 0, "limit": 20}
+    assert json.loads(json.dumps(result.as_dict()))["usage"] == {"used": 0, "limit": 20}
+    assert any("only 20 are left in the translator's quota" in w for w in result.warnings)

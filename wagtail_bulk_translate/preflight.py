@@ -186,6 +186,16 @@ def billed_length(text: str) -> int:
     return len(unescape(strip_tags(text)))
 
 
+def usage_as_dict(usage: Any) -> dict[str, Any] | None:
+    """A translator's usage as ``{"used", "limit"}`` (JSON for --estimate --json).
+
+    Test translators report a dict; DeepL's translator reports a ``DeepLUsage`` object.
+    """
+    if usage is None or isinstance(usage, dict):
+        return usage
+    return {"used": usage.character_count, "limit": usage.character_limit}
+
+
 def check_translator(result: Preflight, source: Locale, targets: list[Locale]) -> None:
     class_path, options = pinned_translator()
     try:
@@ -203,11 +213,11 @@ def check_translator(result: Preflight, source: Locale, targets: list[Locale]) -
     usage = getattr(translator, "usage", None)
     if callable(usage):
         try:
-            result.usage = usage()
+            result.usage = usage_as_dict(usage())
         except Exception as err:
             result.warnings.append(f"The translator's usage could not be read: {err}")
     if result.usage and result.usage.get("limit"):
-        left = result.usage["limit"] - result.usage.get("used", 0)
+        left = result.usage["limit"] - (result.usage.get("used") or 0)
         if result.total_characters > left:
             result.warnings.append(
                 f"About {result.total_characters} characters to translate, but only {left} "

@@ -10,9 +10,10 @@ from __future__ import annotations
 from .controls import cancel_run, pause_run, promote_canary, resume_run, retry_failed
 from .errors import BulkTranslateError, RunConfigurationError, ScopeError
 from .preflight import Preflight, preflight
+from .reporting import format_summary, progress_line
 from .revert import RevertRefused, RevertSummary, check_revertible, revert_summary, start_revert
 from .runs import error_breakdown, run_summary, start_run, units_by_locale
-from .scope import Scope
+from .scope import Scope, whole_site_scope
 
 __all__ = [
     "BulkTranslateError",
@@ -25,8 +26,10 @@ __all__ = [
     "cancel_run",
     "check_revertible",
     "error_breakdown",
+    "format_summary",
     "pause_run",
     "preflight",
+    "progress_line",
     "promote_canary",
     "resume_run",
     "retry_failed",
@@ -35,4 +38,5 @@ __all__ = [
     "start_revert",
     "start_run",
     "units_by_locale",
+    "whole_site_scope",
 ]

@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)  ## Migrate, seed and translate the demo site end to end (SQLite, pseudo translator)
-	$(MANAGE) demo
+	$(MANAGE) demo $(DEMO_ARGS)
 
 # The worker of the task backend the sandbox settings pick (TASK_BACKEND=db, the default, or rq).
 ifeq ($(TASK_BACKEND),rq)

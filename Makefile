@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 MANAGE := $(BIN)/python sandbox/manage.py
 STAMP := $(VENV)/.installed
 
-.PHONY: demo serve test test-postgres test-browser test-oldest lint format benchmark clean
+.PHONY: demo serve test test-postgres test-browser test-oldest package-check lint format benchmark clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)  ## Migrate, seed and translate the demo site end to end (SQLite, pseudo translator)
-	$(MANAGE) demo
+	$(MANAGE) demo $(DEMO_ARGS)
 
 # The worker of the task backend the sandbox settings pick (TASK_BACKEND=db, the default, or rq).
 ifeq ($(TASK_BACKEND),rq)
@@ -23,11 +23,14 @@ else
 WORKER := $(MANAGE) db_worker --queue-name '*'
 endif
 
-serve: $(STAMP)  ## Admin at http://localhost:8000/admin/ (admin or editor / changeme) with a worker
+PORT ?= 8000
+
+serve: $(STAMP)  ## The site and its admin on http://localhost:$(PORT)/admin/ (admin or editor / changeme), a worker
 	$(MANAGE) migrate --verbosity 0
 	$(MANAGE) seed_demo
-	$(WORKER) & \
-	  trap 'kill $$!' EXIT INT TERM; $(MANAGE) runserver 0.0.0.0:8000
+	$(MANAGE) demo_sites --port $(PORT)
+	export PORT=$(PORT); $(WORKER) & \
+	  trap 'kill $$!' EXIT INT TERM; $(MANAGE) runserver 0.0.0.0:$(PORT)
 
 test: $(STAMP)  ## The whole suite on SQLite (set DATABASE_URL for PostgreSQL)
 	$(BIN)/ruff format --check .
@@ -77,6 +80,28 @@ test-oldest: $(OLDEST_STAMP)  ## The suite on the oldest pair (Python 3.11, Djan
 	$(OLDEST_MANAGE) makemigrations --check --dry-run
 	$(OLDEST_BIN)/pytest $(PYTEST_ARGS_OLDEST)
 
+# The package as PyPI would get it: build the sdist and the wheel (from the sdist), check their
+# contents and metadata, then install the wheel alone (not editable, no source tree on the path)
+# in a fresh virtualenv and run Django's checks on the README's project there.
+PACKAGE_VENV := .venv-package
+PACKAGE_PROJECT := $(PACKAGE_VENV)/project
+IN_PACKAGE_PROJECT := cd $(PACKAGE_PROJECT) && env -u PYTHONPATH -u DJANGO_SETTINGS_MODULE \
+	DEEPL_AUTH_KEY=package-check ../bin/python
+
+package-check: $(STAMP)  ## Build, twine check, install the wheel in a fresh venv, manage.py check
+	rm -rf dist $(PACKAGE_VENV)
+	$(BIN)/python -m build --quiet --outdir dist .
+	$(BIN)/twine check --strict dist/*
+	$(BIN)/python scripts/check_dist.py dist
+	$(PYTHON) -m venv $(PACKAGE_VENV)
+	echo '*' > $(PACKAGE_VENV)/.gitignore
+	$(PACKAGE_VENV)/bin/pip install --quiet dist/*.whl django-tasks-db
+	$(BIN)/python tests/readme_project.py $(PACKAGE_PROJECT) --python $(PACKAGE_VENV)/bin/python
+	$(IN_PACKAGE_PROJECT) -c "import sys, wagtail_bulk_translate as p; \
+	  sys.exit(0 if '/site-packages/' in p.__file__ else f'{p.__file__} is not the wheel')"
+	$(IN_PACKAGE_PROJECT) manage.py check --fail-level WARNING
+	$(IN_PACKAGE_PROJECT) manage.py makemigrations --check --dry-run
+
 lint: $(STAMP)
 	$(BIN)/ruff format --check . && $(BIN)/ruff check .
 
@@ -87,4 +112,4 @@ benchmark: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) $(OLDEST_VENV) sandbox/db.sqlite3*
+	rm -rf $(VENV) $(OLDEST_VENV) $(PACKAGE_VENV) dist sandbox/db.sqlite3*

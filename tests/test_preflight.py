@@ -11,7 +11,7 @@ from django.core.management import call_command
 from wagtail.models import Locale
 
 from tests import factories
-from tests.fake_deepl import fake_deepl  # noqa: F401
+from tests.fake_deepl import FakeDeepL
 from tests.translators import translator_setting
 from wagtail_bulk_translate.errors import RunConfigurationError
 from wagtail_bulk_translate.models import Run
@@ -110,14 +110,17 @@ def test_cli_estimate_starts_nothing(tree):
     assert Locale.objects.filter(language_code="fr").exists()
 
 
-def test_deepl_usage_gives_quota_left(tree, settings, fake_deepl):  # noqa: F811
-    settings.WAGTAIL_BULK_TRANSLATE = {
-        **settings.WAGTAIL_BULK_TRANSLATE,
-        "TRANSLATOR": {
-            "CLASS": "wagtail_bulk_translate.translators.deepl.DeepLTranslator",
-            "OPTIONS": {"AUTH_KEY": "test:fx", "SERVER_URL": fake_deepl.url},
-        },
-    }
-    result = preflight(scope_of(tree), "en", ["fr"])
-    assert result.usage == {"used": 0, "limit": 1_000_000_000, "remaining": 1_000_000_000}
-    json.dumps(result.as_dict())
+def test_deepl_usage_and_a_quota_too_small_for_the_run(tree, settings):
+    with FakeDeepL(character_limit=20) as deepl:
+        settings.WAGTAIL_BULK_TRANSLATE = {
+            **settings.WAGTAIL_BULK_TRANSLATE,
+            "TRANSLATOR": {
+                "CLASS": "wagtail_bulk_translate.translators.deepl.DeepLTranslator",
+                "OPTIONS": {"AUTH_KEY": "key", "SERVER_URL": deepl.url},
+            },
+        }
+        result = preflight(scope_of(tree), "en", ["fr"])
+
+    assert result.usage == {"used": 0, "limit": 20}
+    assert json.loads(json.dumps(result.as_dict()))["usage"] == {"used": 0, "limit": 20}
+    assert any("only 20 are left in the translator's quota" in w for w in result.warnings)

@@ -12,6 +12,7 @@ from .controls import cancel_run, pause_run, promote_canary, resume_run, retry_f
 from .coverage import CoverageKind, CoverageRow, coverage
 from .errors import BulkTranslateError, ErrorCode, RunConfigurationError, ScopeError
 from .preflight import Preflight, preflight
+from .reporting import format_summary, progress_line
 from .revert import RevertRefused, RevertSummary, check_revertible, revert_summary, start_revert
 from .review import CanarySample, SampleString, canary_samples
 from .runs import error_breakdown, run_summary, start_run, units_by_locale
@@ -35,9 +36,11 @@ __all__ = [
     "check_revertible",
     "coverage",
     "error_breakdown",
+    "format_summary",
     "get_settings",
     "pause_run",
     "preflight",
+    "progress_line",
     "promote_canary",
     "resume_run",
     "retry_failed",

@@ -186,6 +186,16 @@ def billed_length(text: str) -> int:
     return len(unescape(strip_tags(text)))
 
 
+def usage_as_dict(usage: Any) -> dict[str, Any] | None:
+    """A translator's usage as ``{"used", "limit"}`` (JSON for --estimate --json).
+
+    Test translators report a dict; DeepL's translator reports a ``DeepLUsage`` object.
+    """
+    if usage is None or isinstance(usage, dict):
+        return usage
+    return {"used": usage.character_count, "limit": usage.character_limit}
+
+
 def check_translator(result: Preflight, source: Locale, targets: list[Locale]) -> None:
     class_path, options = pinned_translator()
     try:
@@ -203,11 +213,11 @@ def check_translator(result: Preflight, source: Locale, targets: list[Locale]) -
     usage = getattr(translator, "usage", None)
     if callable(usage):
         try:
-            result.usage = usage_dict(usage())
+            result.usage = usage_as_dict(usage())
         except Exception as err:
             result.warnings.append(f"The translator's usage could not be read: {err}")
     if result.usage and result.usage.get("limit"):
-        left = result.usage["remaining"]
+        left = result.usage["limit"] - (result.usage.get("used") or 0)
         if result.total_characters > left:
             result.warnings.append(
                 f"About {result.total_characters} characters to translate, but only {left} "
@@ -217,15 +227,3 @@ def check_translator(result: Preflight, source: Locale, targets: list[Locale]) -
         result.warnings.append(
             f"Strings and characters are estimated from {result.sampled_objects} objects."
         )
-
-
-def usage_dict(usage: Any) -> dict[str, int | None] | None:
-    """{"used", "limit", "remaining"} from a translator's usage (a dict or DeepLUsage-like)."""
-    if usage is None:
-        return None
-    if isinstance(usage, dict):
-        used, limit = usage.get("used"), usage.get("limit")
-    else:
-        used, limit = usage.character_count, usage.character_limit
-    remaining = None if limit is None else max(limit - (used or 0), 0)
-    return {"used": used, "limit": limit, "remaining": remaining}

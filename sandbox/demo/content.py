@@ -31,6 +31,7 @@ from .models import (
 )
 
 LOCALES = ("en", "fr", "de", "es")
+DEFAULT_PORT = 8000  # `make serve` listens there unless given PORT=
 SECTIONS = ("News", "Guides", "Field notes")
 LANDING_PAGES = ("About us", "Contact", "Newsletter", "Careers", "Press")
 CATEGORIES = (
@@ -208,16 +209,30 @@ def create_home() -> HomePage:
     )
     site = Site.objects.filter(is_default_site=True).first()
     if site is None:
-        Site.objects.create(hostname="localhost", port=8000, root_page=home, is_default_site=True)
+        Site.objects.create(
+            hostname="localhost", port=DEFAULT_PORT, root_page=home, is_default_site=True
+        )
     else:
         site.root_page, site.site_name = home, "Northwind Journal"
         site.save()
     # One site per translated locale (SITE_LOCALES in settings maps each to its locale).
     for code in LOCALES[1:]:
         Site.objects.get_or_create(
-            hostname=f"{code}.localhost", port=8000, defaults={"root_page": home}
+            hostname=f"{code}.localhost", port=DEFAULT_PORT, defaults={"root_page": home}
         )
     return home
+
+
+def set_sites_port(port: int) -> int:
+    """Point the demo's sites at the port the server listens on; returns how many changed.
+
+    Wagtail matches requests to sites by hostname whatever the port, but builds full URLs
+    (``page.full_url``, notification e-mails) from the site's port.
+    """
+    hostnames = ["localhost", *(f"{code}.localhost" for code in LOCALES[1:])]
+    changed = Site.objects.filter(hostname__in=hostnames).exclude(port=port).update(port=port)
+    Site.clear_site_root_paths_cache()
+    return changed
 
 
 def create_index(home: HomePage, title: str, rng: random.Random) -> ArticleIndexPage:

@@ -118,7 +118,8 @@ MEDIA_URL = "/media/"
 MEDIA_ROOT = SANDBOX_DIR / "media"
 
 WAGTAIL_SITE_NAME = "Bulk translate demo"
-WAGTAILADMIN_BASE_URL = "http://localhost:8000"
+# `make serve PORT=…` sets PORT: links in notification e-mails follow it.
+WAGTAILADMIN_BASE_URL = f"http://localhost:{os.environ.get('PORT', '8000')}"
 WAGTAILSEARCH_BACKENDS = {"default": {"BACKEND": "wagtail.search.backends.database"}}
 
 # The task backend, chosen by TASK_BACKEND: "db" (default) keeps tasks in the database and runs

@@ -17,10 +17,14 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from wagtail.models import Locale
 
 from demo.content import LOCALES, ensure_admin_user, ensure_editor_user, seed_demo_content
+from wagtail_bulk_translate.api import (
+    format_summary,
+    progress_line,
+    run_summary,
+    start_run,
+    whole_site_scope,
+)
 from wagtail_bulk_translate.models import PublishPolicy, Run, RunStatus
-from wagtail_bulk_translate.reporting import format_summary, progress_line
-from wagtail_bulk_translate.runs import run_summary, start_run
-from wagtail_bulk_translate.scope import whole_site_scope
 
 MANAGE_PY = Path(settings.SANDBOX_DIR) / "manage.py"
 
@@ -57,8 +61,9 @@ class Command(BaseCommand):
         if full.status != RunStatus.SUCCEEDED:
             raise CommandError(f"The demo run ended {full.status}; see the summary above.")
         self.stdout.write(
-            "\nDone. `make serve`, then http://localhost:8000/fr/ and the admin at "
-            "http://localhost:8000/admin/ (admin / changeme, or the editor: editor / changeme)."
+            "\nDone. `make serve` (or `make serve PORT=8001`), then http://localhost:8000/fr/ "
+            "and the admin at http://localhost:8000/admin/ (admin / changeme, or the editor: "
+            "editor / changeme)."
         )
 
     def translate(self, canary_size: int, timeout: float) -> list[Run]:
@@ -106,12 +111,19 @@ class Command(BaseCommand):
         return run
 
     def start_workers(self, count: int) -> list[subprocess.Popen]:
-        self.stdout.write(f"Starting {count} db_worker process(es)…")
-        command = [sys.executable, str(MANAGE_PY), "db_worker", "--queue-name", "*"]
+        """COUNT workers for translations, and one for Wagtail's own tasks.
+
+        One worker only for Wagtail's search-index updates: two running the update of one page
+        at once race on the index's unique row (an IntegrityError traceback in their log).
+        """
+        self.stdout.write(f"Starting {count} db_worker process(es) for translations…")
+        queues = [*(["bulk_translate"] * count), "default"]
+        return [self.start_worker(queue, f"demo-{n}") for n, queue in enumerate(queues)]
+
+    def start_worker(self, queue: str, worker_id: str) -> subprocess.Popen:
+        command = [sys.executable, str(MANAGE_PY), "db_worker", "--queue-name", queue]
         options = ["--interval", "0.2", "--no-startup-delay", "--no-reload", "--verbosity", "0"]
-        return [
-            subprocess.Popen([*command, *options, "--worker-id", f"demo-{n}"]) for n in range(count)
-        ]
+        return subprocess.Popen([*command, *options, "--worker-id", worker_id])
 
     def stop_workers(self, workers: list[subprocess.Popen]) -> None:
         for worker in workers:

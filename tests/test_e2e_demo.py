@@ -1,0 +1,19 @@
+"""``manage.py demo`` (what ``make demo`` runs), small: its real workers, a clean output."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_e2e_db_worker import manage, site_env  # noqa: F401 (site_env is a fixture)
+
+pytestmark = pytest.mark.e2e
+
+
+def test_demo_translates_the_site_and_prints_no_traceback(site_env):  # noqa: F811
+    result = manage(site_env, "demo", "--pages", "24", "--canary", "4", timeout=600)
+    output = result.stdout + result.stderr
+
+    assert "Run #1 (canary): succeeded" in output
+    assert "Run #2 (changed): succeeded" in output
+    assert "Traceback" not in output, output
+    assert "make serve" in output

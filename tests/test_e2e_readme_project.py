@@ -1,0 +1,145 @@
+"""README's "Install in your project", followed word for word on a new ``wagtail start`` site.
+
+The settings, URLs and commands come from the README's marked blocks (``readme_project``); the
+test adds only what a person would do by hand: a page to translate, and a DeepL server (the
+local fake, pointed to by ``SERVER_URL``: the one line of settings the README does not have).
+The README's workers run as real ``db_worker`` processes, and the translated pages are fetched
+under ``/fr/`` and ``/de/``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.fake_deepl import FakeDeepL
+from tests.readme_project import build_project, readme_commands
+
+pytestmark = pytest.mark.e2e
+
+TARGETS = ("fr", "de")
+CREATE_PAGE = """
+from home.models import HomePage
+from wagtail.models import Page
+home = Page.objects.get(depth=2).specific
+home.add_child(instance=HomePage(title="Opening hours")).save_revision().publish()
+"""
+# What a visitor gets under each language prefix: the home page and the new page.
+FETCH_PAGES = """
+import json
+from django.test import Client
+from wagtail.models import Locale, Page
+client = Client()
+report = {}
+for code in %r:
+    locale = Locale.objects.get(language_code=code)
+    pages = {}
+    for source in Page.objects.filter(depth__gte=2, locale__language_code="en"):
+        target = source.get_translation_or_none(locale)
+        url = target.url if target and target.live else None
+        response = client.get(url) if url else None
+        pages[source.title] = {
+            "url": url,
+            "status": response.status_code if response else None,
+            "html": response.content.decode() if response else "",
+        }
+    report[code] = pages
+print(json.dumps(report))
+"""
+
+
+def manage(project: Path, env: dict, *args: str, timeout: float = 300) -> str:
+    result = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert result.returncode == 0, f"manage.py {args} exited {result.returncode}:\n{result}"
+    return result.stdout
+
+
+def start_worker(project: Path, env: dict, args: list[str], log: Path) -> subprocess.Popen:
+    # Its own process group: with DEBUG the worker runs under Django's autoreloader, a child.
+    return subprocess.Popen(
+        [sys.executable, *args],
+        cwd=project,
+        env=env,
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
+
+def stop_worker(worker: subprocess.Popen) -> None:
+    os.killpg(worker.pid, signal.SIGTERM)
+    try:
+        worker.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait()
+
+
+@pytest.fixture
+def fake_deepl():
+    with FakeDeepL() as server:
+        yield server
+
+
+@pytest.fixture
+def project(tmp_path, fake_deepl) -> Path:
+    server = (
+        f'WAGTAIL_BULK_TRANSLATE["TRANSLATOR"]["OPTIONS"] = {{"SERVER_URL": {fake_deepl.url!r}}}\n'
+    )
+    return build_project(tmp_path / "mysite", extra_settings=server)
+
+
+@pytest.fixture
+def env() -> dict:
+    skip = {"DJANGO_SETTINGS_MODULE", "DATABASE_URL", "PYTHONPATH"}
+    return {
+        **{name: value for name, value in os.environ.items() if name not in skip},
+        "DEEPL_AUTH_KEY": "readme-project-key",  # the README's `export DEEPL_AUTH_KEY=…`
+    }
+
+
+def test_readme_install_steps_give_a_site_translated_under_fr_and_de(project, env, fake_deepl):
+    setup = [manage(project, env, *command[1:]) for command in readme_commands("setup")]
+    assert "Created locale fr (French)" in setup[-1]
+    assert "Created locale de (German)" in setup[-1]
+    manage(project, env, "check", "--fail-level", "WARNING")
+    manage(project, env, "shell", "-c", CREATE_PAGE)
+
+    logs = [project / f"worker-{n}.log" for n in range(len(readme_commands("workers")))]
+    workers = [
+        start_worker(project, env, command, log)
+        for command, log in zip(readme_commands("workers"), logs, strict=True)
+    ]
+    try:
+        outputs = [manage(project, env, *command[1:]) for command in readme_commands("first-run")]
+    finally:
+        for worker in workers:
+            stop_worker(worker)
+
+    assert "succeeded" in outputs[-1], outputs[-1]
+    assert {r.target_lang for r in fake_deepl.translate_requests()} == {"FR", "DE"}
+    # The last line: Django's shell may first say how many objects it imported.
+    report = json.loads(
+        manage(project, env, "shell", "-c", FETCH_PAGES % (TARGETS,)).splitlines()[-1]
+    )
+    for code in TARGETS:
+        for title, page in report[code].items():
+            assert page["url"] and page["url"].startswith(f"/{code}/"), (code, title, page)
+            assert page["status"] == 200, (code, title, page["url"])
+            assert f"[{code.upper()}] {title.upper()}" in page["html"], (code, title)
+    assert set(report["fr"]) == {"Home", "Opening hours"}
+    for log in logs:
+        assert "Traceback" not in log.read_text(), log.read_text()

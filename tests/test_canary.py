@@ -6,7 +6,7 @@ from wagtail.models import Page
 
 from demo.models import Category, FooterText
 from tests.factories import article, category, footer, home_page, index_page, locales
-from wagtail_bulk_translate.canary import choose_sample, plan_picks
+from wagtail_bulk_translate.engine.sampling import choose_sample, plan_picks
 from wagtail_bulk_translate.errors import ErrorCode
 from wagtail_bulk_translate.models import PublishPolicy, RunStatus, Unit, UnitStatus
 
@@ -250,7 +250,7 @@ def test_a_canary_never_publishes_untranslated_parent_pages(
     canary_site, start, task_queue, monkeypatch
 ):
     """Whatever the sample, a canary publishes nothing: not even the parents a page needs."""
-    from wagtail_bulk_translate import canary
+    from wagtail_bulk_translate.engine import sampling as canary
 
     story = canary_site.stories[0]
 

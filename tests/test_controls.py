@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from wagtail.models import Page
 
 from tests import factories as f
-from wagtail_bulk_translate import claims, controls, coordinator, worker
+from wagtail_bulk_translate.engine import claims, coordinator, worker
 from wagtail_bulk_translate.errors import (
     ErrorCode,
     RunConfigurationError,
@@ -23,6 +23,7 @@ from wagtail_bulk_translate.errors import (
     TranslatorError,
 )
 from wagtail_bulk_translate.models import Mode, Run, RunStatus, Unit, UnitStatus
+from wagtail_bulk_translate.runs import controls
 from wagtail_bulk_translate.translators.loading import build_translator
 
 pytestmark = pytest.mark.django_db

@@ -10,12 +10,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from tests.factories import article, category, home_page, index_page, locales
-from wagtail_bulk_translate import coordinator
-from wagtail_bulk_translate.coordinator import coordinate
+from wagtail_bulk_translate.engine import coordinator
+from wagtail_bulk_translate.engine.coordinator import coordinate
+from wagtail_bulk_translate.engine.finish import try_finish_run
 from wagtail_bulk_translate.errors import ErrorCode
 from wagtail_bulk_translate.models import Run, RunStatus, Unit, UnitStatus
-from wagtail_bulk_translate.run_state import try_finish_run
-from wagtail_bulk_translate.scope import Scope, iter_scope
+from wagtail_bulk_translate.scope.enumeration import Scope, iter_scope
 from wagtail_bulk_translate.tasks import enqueue_coordinator
 
 pytestmark = pytest.mark.django_db

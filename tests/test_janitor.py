@@ -17,11 +17,13 @@ from django.utils import timezone
 from wagtail.models import Page
 
 from tests import factories as f
-from wagtail_bulk_translate import claims, controls, coordinator, janitor, tasks
-from wagtail_bulk_translate.claims import LEASE_EXPIRED_MESSAGE
-from wagtail_bulk_translate.coordinator import workers_needed
+from wagtail_bulk_translate import tasks
+from wagtail_bulk_translate.engine import claims, coordinator, janitor
+from wagtail_bulk_translate.engine.claims import LEASE_EXPIRED_MESSAGE
+from wagtail_bulk_translate.engine.coordinator import workers_needed
 from wagtail_bulk_translate.errors import ErrorCode
 from wagtail_bulk_translate.models import JanitorLease, Run, RunStatus, Unit, UnitStatus
+from wagtail_bulk_translate.runs import controls
 
 pytestmark = pytest.mark.django_db
 

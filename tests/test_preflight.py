@@ -14,7 +14,7 @@ from tests import factories
 from tests.translators import translator_setting
 from wagtail_bulk_translate.errors import RunConfigurationError
 from wagtail_bulk_translate.models import Run
-from wagtail_bulk_translate.preflight import billed_length, preflight
+from wagtail_bulk_translate.runs.preflight import billed_length, preflight
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,8 @@ from django.utils import timezone
 from wagtail.models import Page
 
 from tests import factories as f
-from wagtail_bulk_translate import claims, controls, tasks, worker
+from wagtail_bulk_translate import tasks
+from wagtail_bulk_translate.engine import claims, worker
 from wagtail_bulk_translate.errors import (
     ErrorCode,
     QuotaExceededError,
@@ -28,6 +29,7 @@ from wagtail_bulk_translate.errors import (
     UnitError,
 )
 from wagtail_bulk_translate.models import ContentSource, Run, RunStatus, Unit, UnitStatus
+from wagtail_bulk_translate.runs import controls
 from wagtail_bulk_translate.translators.pseudo import pseudo_localize
 
 pytestmark = pytest.mark.django_db

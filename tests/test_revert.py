@@ -9,7 +9,7 @@ from wagtail_localize.models import StringTranslation, Translation
 from tests import factories
 from wagtail_bulk_translate.errors import RunConfigurationError
 from wagtail_bulk_translate.models import Run, RunStatus
-from wagtail_bulk_translate.revert import revert_summary, start_revert
+from wagtail_bulk_translate.revert.undo import revert_summary, start_revert
 
 pytestmark = pytest.mark.django_db
 

@@ -22,7 +22,7 @@ from demo.models import (
 from tests.factories import article, category, footer, home_page, index_page, locales
 from wagtail_bulk_translate.errors import BulkTranslateError, ScopeError
 from wagtail_bulk_translate.models import Run, Unit
-from wagtail_bulk_translate.scope import (
+from wagtail_bulk_translate.scope.enumeration import (
     Enumerator,
     Scope,
     iter_scope,
@@ -316,7 +316,7 @@ def test_source_locale_is_never_a_target(tree, start):
 
 def test_no_unit_pairs_an_object_with_its_own_locale(tree, task_queue, settings):
     """Even a run whose targets include its source locale (built by hand) gets no such unit."""
-    from wagtail_bulk_translate.coordinator import coordinate
+    from wagtail_bulk_translate.engine.coordinator import coordinate
 
     run = Run.objects.create(
         scope={"pages": subtree(tree.home.pk), "snippets": ["demo.Category"]},

@@ -1,13 +1,13 @@
 from wagtail_localize.segments import StringSegmentValue, TemplateSegmentValue
 from wagtail_localize.strings import StringValue
 
-from wagtail_bulk_translate.models import Mode
-from wagtail_bulk_translate.segments import (
+from wagtail_bulk_translate.localize.segments import (
     SourceString,
     needs_translation,
     plan_strings,
     segment_hash,
 )
+from wagtail_bulk_translate.models import Mode
 
 TITLE = SourceString(1, 10, "title", "Our mission")
 SLUG = SourceString(2, 11, "slug", "our-mission")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wagtail_bulk_translate.text_kinds import is_non_prose
+from wagtail_bulk_translate.engine.text_kinds import is_non_prose
 
 NON_PROSE = [
     # Empty, blank, no letters.

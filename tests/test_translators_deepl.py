@@ -20,7 +20,6 @@ from wagtail_localize.views.edit_translation import apply_machine_translation
 
 from tests import factories as f
 from tests.fake_deepl import FakeDeepL, billable_characters, fake_deepl  # noqa: F401
-from wagtail_bulk_translate.controls import resume_run
 from wagtail_bulk_translate.errors import (
     ErrorCode,
     QuotaExceededError,
@@ -29,9 +28,10 @@ from wagtail_bulk_translate.errors import (
     TranslatorError,
 )
 from wagtail_bulk_translate.models import Run, RunStatus, UnitStatus
-from wagtail_bulk_translate.translators import deepl_locales
-from wagtail_bulk_translate.translators.deepl import DeepLTranslator, encoded_size, pack
-from wagtail_bulk_translate.translators.deepl_locales import UnsupportedLocale
+from wagtail_bulk_translate.runs.controls import resume_run
+from wagtail_bulk_translate.translators.deepl import locales as deepl_locales
+from wagtail_bulk_translate.translators.deepl.locales import UnsupportedLocale
+from wagtail_bulk_translate.translators.deepl.translator import DeepLTranslator, encoded_size, pack
 
 DEEPL_CLASS = "wagtail_bulk_translate.translators.deepl.DeepLTranslator"
 EN, FR, DE = (types.SimpleNamespace(language_code=c) for c in ("en", "fr", "de"))
@@ -670,8 +670,8 @@ def test_the_demo_site_bills_exactly_the_floor(start, task_queue, deepl_runs):
     from wagtail.models import Locale
 
     from demo.content import seed_demo_content
-    from wagtail_bulk_translate.preflight import sample_texts
-    from wagtail_bulk_translate.scope import iter_scope, whole_site_scope
+    from wagtail_bulk_translate.runs.preflight import sample_texts
+    from wagtail_bulk_translate.scope.enumeration import iter_scope, whole_site_scope
 
     seed_demo_content(pages=30)
     task_queue.clear()

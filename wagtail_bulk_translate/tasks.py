@@ -12,14 +12,15 @@ from django.db.models import F, Q
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from . import controls, janitor
 from .compat import task
 from .conf import get_settings
-from .coordinator import coordinate, workers_needed
+from .engine import janitor
+from .engine.coordinator import coordinate, workers_needed
+from .engine.finish import next_wakeup
+from .engine.worker import process_run
 from .errors import ErrorCode
 from .models import Run, RunStatus
-from .run_state import next_wakeup
-from .worker import process_run
+from .runs import controls
 
 
 def configured(task_obj):
@@ -150,7 +151,7 @@ def enqueue_worker_tasks(run_id: int, count: int) -> None:
 @task()
 def revert_units(run_id: int) -> dict:
     """Revert a run's units for one time budget; re-queues itself until all are done."""
-    from .revert import revert_some
+    from .revert.undo import revert_some
 
     done = revert_some(run_id, get_settings().WORKER_TIME_BUDGET_SECONDS)
     if not done:

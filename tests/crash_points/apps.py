@@ -21,7 +21,7 @@ class CrashPointsConfig(AppConfig):
     label = "crash_points"
 
     def ready(self) -> None:
-        from wagtail_bulk_translate import worker
+        from wagtail_bulk_translate.engine import worker
 
         point = os.environ.get("WBT_CRASH_AT", "")
         if point not in CRASH_POINTS:

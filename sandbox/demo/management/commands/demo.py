@@ -17,10 +17,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from wagtail.models import Locale
 
 from demo.content import LOCALES, ensure_admin_user, seed_demo_content
+from wagtail_bulk_translate.api import run_summary, start_run, whole_site_scope
+from wagtail_bulk_translate.management.reporting import format_summary, progress_line
 from wagtail_bulk_translate.models import PublishPolicy, Run, RunStatus
-from wagtail_bulk_translate.reporting import format_summary, progress_line
-from wagtail_bulk_translate.runs import run_summary, start_run
-from wagtail_bulk_translate.scope import whole_site_scope
 
 MANAGE_PY = Path(settings.SANDBOX_DIR) / "manage.py"
 

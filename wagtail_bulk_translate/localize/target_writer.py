@@ -30,8 +30,8 @@ from wagtail_localize.models import (
 )
 from wagtail_localize.segments.ingest import ingest_segments
 
-from .errors import ErrorCode, UnitError
-from .snapshots import serialize
+from ..errors import ErrorCode, UnitError
+from ..revert.snapshots import serialize
 
 
 @dataclass(frozen=True)

@@ -43,9 +43,8 @@ from wagtail_localize.models import (
 from wagtail_localize.segments import RelatedObjectSegmentValue
 from wagtail_localize.strings import StringValue, validate_translation_links
 
-from . import claims, controls, reservations, site_settings
-from .conf import get_settings
-from .errors import (
+from ..conf import get_settings
+from ..errors import (
     ErrorCode,
     QuotaExceededError,
     TranslatorConfigError,
@@ -53,10 +52,8 @@ from .errors import (
     UnitError,
     UnitSkipped,
 )
-from .models import ContentSource, Mode, PublishPolicy, Run, Unit, UnitStatus
-from .run_state import try_finish_run
-from .scope import model_label
-from .segments import (
+from ..localize import site_settings
+from ..localize.segments import (
     SourceString,
     StringNeeds,
     existing_translations,
@@ -64,9 +61,20 @@ from .segments import (
     load_source_strings,
     plan_strings,
 )
-from .snapshots import row_fingerprint
-from .target_writer import can_be_draft, check_complete, page_slug, snapshot_target, write_target
-from .translators.loading import build_translator
+from ..localize.target_writer import (
+    can_be_draft,
+    check_complete,
+    page_slug,
+    snapshot_target,
+    write_target,
+)
+from ..models import ContentSource, Mode, PublishPolicy, Run, Unit, UnitStatus
+from ..revert.snapshots import row_fingerprint
+from ..runs import controls
+from ..scope.enumeration import model_label
+from ..translators.loading import build_translator
+from . import claims, reservations
+from .finish import try_finish_run
 
 logger = logging.getLogger(__name__)
 
@@ -224,7 +232,7 @@ def guard_errors(claim: Claim, works: list[UnitWork], step) -> None:
 
 
 def pause_for_quota(run: Run, message: str) -> None:
-    from .tasks import schedule_quota_retry
+    from ..tasks import schedule_quota_retry
 
     paused = controls.pause_run(
         run.pk,

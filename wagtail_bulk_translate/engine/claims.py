@@ -15,9 +15,9 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.db.models.functions import Now
 
-from .conf import get_settings
-from .errors import ErrorCode
-from .models import Run, RunStatus, Unit, UnitStatus
+from ..conf import get_settings
+from ..errors import ErrorCode
+from ..models import Run, RunStatus, Unit, UnitStatus
 
 LEASE_EXPIRED_MESSAGE = (
     "The worker translating this unit stopped responding on every attempt. "

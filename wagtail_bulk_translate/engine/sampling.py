@@ -13,7 +13,7 @@ from collections import Counter
 
 from django.db.models import Count
 
-from .models import Unit
+from ..models import Unit
 
 
 def stratum_sizes(run_id: int) -> dict[tuple[int, int], int]:

@@ -22,13 +22,13 @@ from wagtail_localize.models import StringTranslation
 from wagtail_localize.segments import StringSegmentValue
 from wagtail_localize.segments.extract import extract_segments
 
-from .conf import get_settings
-from .models import Mode
-from .runs import resolve_locale, resolve_targets
-from .scope import Scope, ScopedObject, iter_scope, model_label, validate_scope
-from .segments import is_excluded
-from .text_kinds import is_non_prose
-from .translators.loading import build_translator, pinned_translator
+from ..conf import get_settings
+from ..engine.text_kinds import is_non_prose
+from ..localize.segments import is_excluded
+from ..models import Mode
+from ..scope.enumeration import Scope, ScopedObject, iter_scope, model_label, validate_scope
+from ..translators.loading import build_translator, pinned_translator
+from .start import resolve_locale, resolve_targets
 
 DEFAULT_SAMPLE_SIZE = 200
 

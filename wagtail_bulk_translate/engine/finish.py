@@ -8,7 +8,7 @@ from django.db.models import Exists, Min, OuterRef
 from django.db.models.functions import Coalesce, Now
 from django.utils import timezone
 
-from .models import Run, RunStatus, Unit, UnitStatus
+from ..models import Run, RunStatus, Unit, UnitStatus
 
 
 def final_status(counts: dict[str, int]) -> str:

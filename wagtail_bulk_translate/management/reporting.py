@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .models import Run, UnitStatus
+from ..models import Run, UnitStatus
 
 BAR_WIDTH = 30
 

@@ -21,12 +21,12 @@ from django.db.models import F, Q
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from . import canary
-from .conf import get_settings
-from .errors import ErrorCode
-from .models import Run, RunStatus, Unit, UnitStatus
-from .run_state import try_finish_run
-from .scope import Batch, Enumerator, Scope
+from ..conf import get_settings
+from ..errors import ErrorCode
+from ..models import Run, RunStatus, Unit, UnitStatus
+from ..scope.enumeration import Batch, Enumerator, Scope
+from . import sampling
+from .finish import try_finish_run
 
 logger = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ def coordinate(run_id: int, token: str | None = None) -> TickResult:
 
 def commit_batch(run: Run, token: str, batch: Batch, target_ids: list[int], cursor) -> int:
     """Insert a batch's units and advance the cursor atomically, only while holding the lease."""
-    from .tasks import enqueue_worker_tasks
+    from ..tasks import enqueue_worker_tasks
 
     with transaction.atomic():
         # The token is the fence: a coordinator that lost its lease, or whose run was paused
@@ -197,7 +197,7 @@ def create_units(run: Run, batch: Batch, target_ids: list[int], first_position: 
 
 def finish_enumeration(run: Run, token: str) -> None:
     """Mark enumeration done (the unit total is final from here), sample a canary, finish."""
-    from .tasks import enqueue_workers
+    from ..tasks import enqueue_workers
 
     with transaction.atomic():
         updated = Run.objects.filter(pk=run.pk, coordinator_token=token).update(
@@ -214,7 +214,7 @@ def finish_enumeration(run: Run, token: str) -> None:
 def promote_canary_sample(run: Run) -> int:
     """Turn the sampled units of a canary run into pending work; returns how many."""
     promoted = 0
-    sample = canary.choose_sample(run.pk, run.canary_size or 0)
+    sample = sampling.choose_sample(run.pk, run.canary_size or 0)
     for unit_id in [*ancestor_units(run, sample), *sample]:
         try:
             with transaction.atomic():

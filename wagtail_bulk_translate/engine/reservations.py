@@ -16,8 +16,8 @@ from datetime import timedelta
 from django.db.models import Q
 from django.db.models.functions import Now
 
-from .conf import get_settings
-from .models import TextReservation
+from ..conf import get_settings
+from ..models import TextReservation
 
 
 def text_hash(text: str) -> str:

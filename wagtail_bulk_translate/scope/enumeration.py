@@ -29,8 +29,8 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from wagtail.models import Locale, Page, TranslatableMixin
 
-from .errors import ScopeError
-from .translatable_settings import (
+from ..errors import ScopeError
+from ..translatable_settings import (
     is_site_setting,
     is_translatable_generic_setting,
     site_locale_map,

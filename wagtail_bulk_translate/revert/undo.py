@@ -26,9 +26,9 @@ from django.utils import timezone
 from wagtail.models import DraftStateMixin, Page, RevisionMixin
 from wagtail_localize.models import StringTranslation, Translation
 
-from .conf import get_settings
-from .errors import RunConfigurationError
-from .models import Run, RunStatus, Unit, UnitStatus
+from ..conf import get_settings
+from ..errors import RunConfigurationError
+from ..models import Run, RunStatus, Unit, UnitStatus
 from .snapshots import restore, row_fingerprint
 
 REVERTIBLE = (RunStatus.SUCCEEDED, RunStatus.PARTIAL, RunStatus.FAILED, RunStatus.CANCELLED)
@@ -41,7 +41,7 @@ class RevertRefused(Exception):
 
 def start_revert(run_id: int) -> Run:
     """Check a run can be reverted, mark it, and queue the background revert."""
-    from .tasks import configured, revert_units
+    from ..tasks import configured, revert_units
 
     run = Run.objects.get(pk=run_id)
     check_revertible(run)

@@ -76,15 +76,15 @@ from deepl import http_client
 from wagtail_localize.machine_translators.base import BaseMachineTranslator
 from wagtail_localize.strings import StringValue, lstrip_keep, rstrip_keep
 
-from ..conf import get_settings
-from ..errors import (
+from ...conf import get_settings
+from ...errors import (
     ErrorCode,
     QuotaExceededError,
     TransientTranslatorError,
     TranslatorConfigError,
     TranslatorError,
 )
-from . import deepl_locales
+from . import locales as deepl_locales
 
 if TYPE_CHECKING:
     from wagtail.models import Locale

@@ -10,11 +10,11 @@ from django.db.models import Count
 from django.utils import timezone
 from wagtail.models import Locale
 
-from .conf import SLUG_POLICIES, get_settings
-from .errors import RunConfigurationError
-from .models import ContentSource, Mode, PublishPolicy, Run
-from .scope import Scope, validate_scope
-from .translators.loading import build_translator, pinned_translator
+from ..conf import SLUG_POLICIES, get_settings
+from ..errors import RunConfigurationError
+from ..models import ContentSource, Mode, PublishPolicy, Run
+from ..scope.enumeration import Scope, validate_scope
+from ..translators.loading import build_translator, pinned_translator
 
 
 def resolve_locale(value: Locale | str) -> Locale:
@@ -64,7 +64,7 @@ def start_run(
     Raises RunConfigurationError or ScopeError with an editor-readable message; nothing is
     created in that case.
     """
-    from .tasks import enqueue_coordinator
+    from ..tasks import enqueue_coordinator
 
     scope = scope if isinstance(scope, Scope) else Scope.from_json(scope)
     source = resolve_locale(source_locale)

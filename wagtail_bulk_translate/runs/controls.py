@@ -14,9 +14,9 @@ from django.db.models import Exists, OuterRef, Q
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from .errors import ErrorCode, RunConfigurationError
-from .models import Run, RunStatus, Unit, UnitStatus
-from .scope import resolve_model
+from ..errors import ErrorCode, RunConfigurationError
+from ..models import Run, RunStatus, Unit, UnitStatus
+from ..scope.enumeration import resolve_model
 
 ACTIVE = (RunStatus.PENDING, RunStatus.RUNNING)
 
@@ -56,7 +56,7 @@ def pause_run(run_id: int, *, code: str = "", message: str = "") -> bool:
 
 def resume_run(run_id: int) -> bool:
     """Resume a paused run: its coordinator (if enumeration was cut short) and workers."""
-    from .tasks import enqueue_coordinator, enqueue_workers, ensure_janitor
+    from ..tasks import enqueue_coordinator, enqueue_workers, ensure_janitor
 
     with transaction.atomic():
         updated = Run.objects.filter(pk=run_id, status=RunStatus.PAUSED).update(
@@ -107,7 +107,7 @@ def retry_failed(
     A finished run reopens. Units whose (object, locale) is in flight in another run stay
     failed. Returns the number of units queued again.
     """
-    from .tasks import enqueue_workers, ensure_janitor
+    from ..tasks import enqueue_workers, ensure_janitor
 
     units = failed_units(run_id, models, locales, error_codes)
     with transaction.atomic():
@@ -195,7 +195,7 @@ def promote_canary(run_id: int, user=None) -> Run:
     The canary's strings are already stored as translations, and its drafts are already
     written, so the full run neither calls the translator for them again nor bills them twice.
     """
-    from .tasks import enqueue_coordinator
+    from ..tasks import enqueue_coordinator
 
     canary = Run.objects.prefetch_related("target_locales").get(pk=run_id)
     if not canary.is_canary:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from ..errors import ErrorCode, TranslatorError
+from ...errors import ErrorCode, TranslatorError
 
 
 def words(text: str) -> list[str]:

@@ -16,8 +16,8 @@ from wagtail_localize.segments import (
 )
 from wagtail_localize.segments.extract import extract_segments
 
-from .models import Mode
-from .text_kinds import is_non_prose
+from ..engine.text_kinds import is_non_prose
+from ..models import Mode
 
 MANUAL = StringTranslation.TRANSLATION_TYPE_MANUAL
 

@@ -24,11 +24,11 @@ from django.db import transaction
 from django.db.models import Q
 from django.db.models.functions import Now
 
+from ..conf import get_settings
+from ..errors import ErrorCode
+from ..models import JanitorLease, Run, RunStatus, Unit, UnitStatus
 from .claims import LEASE_EXPIRED_MESSAGE, claimable_filter
-from .conf import get_settings
-from .errors import ErrorCode
-from .models import JanitorLease, Run, RunStatus, Unit, UnitStatus
-from .run_state import try_finish_run
+from .finish import try_finish_run
 
 ACTIVE = (RunStatus.PENDING, RunStatus.RUNNING)
 LIVE_RUNS = (*ACTIVE, RunStatus.PAUSED)
@@ -110,7 +110,7 @@ def cancel_orphaned_units() -> int:
 
 def restart_coordinator(run_id: int) -> bool:
     """Re-queue the coordinator of a run whose chain of ticks died (its lease expired)."""
-    from .tasks import enqueue_coordinator
+    from ..tasks import enqueue_coordinator
 
     stall = timedelta(seconds=get_settings().STALL_SECONDS)
     never_started = Q(coordinator_lease_expires_at__isnull=True, created_at__lt=Now() - stall)
@@ -130,8 +130,8 @@ def restart_coordinator(run_id: int) -> bool:
 
 def restart_stalled_workers(run_id: int) -> int:
     """Queue workers for claimable units nobody has touched for STALL_SECONDS."""
+    from ..tasks import enqueue_workers
     from .coordinator import workers_needed
-    from .tasks import enqueue_workers
 
     stall = timedelta(seconds=get_settings().STALL_SECONDS)
     claimable = Unit.objects.filter(run_id=run_id).filter(claimable_filter()).count()
@@ -159,7 +159,7 @@ def quota_paused_runs():
 def retry_quota_paused_runs() -> int:
     """Resume runs paused for quota QUOTA_RETRY_SECONDS ago (backends that cannot defer the
     retry task rely on this); a run still out of quota pauses again at its first claim."""
-    from .controls import resume_run
+    from ..runs.controls import resume_run
 
     wait = timedelta(seconds=get_settings().QUOTA_RETRY_SECONDS)
     due = quota_paused_runs().filter(heartbeat_at__lt=Now() - wait).values_list("pk", flat=True)

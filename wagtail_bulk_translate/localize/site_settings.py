@@ -16,11 +16,11 @@ from wagtail_localize.segments.extract import extract_segments
 from wagtail_localize.segments.ingest import ingest_segments
 from wagtail_localize.strings import StringValue
 
-from .conf import get_settings
-from .errors import ErrorCode, UnitError
-from .snapshots import serialize
-from .text_kinds import is_non_prose
-from .translatable_settings import site_locale_map, sites_serving
+from ..conf import get_settings
+from ..engine.text_kinds import is_non_prose
+from ..errors import ErrorCode, UnitError
+from ..revert.snapshots import serialize
+from ..translatable_settings import site_locale_map, sites_serving
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1 @@
+"""The background engine: plain Python over the models, taking ids, knowing nothing of HTTP."""

@@ -31,6 +31,7 @@ serve: $(STAMP)  ## Admin at http://localhost:8000/admin/ (admin / changeme) wit
 test: $(STAMP)  ## The whole suite on SQLite (set DATABASE_URL for PostgreSQL)
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(MANAGE) check --fail-level WARNING
 	$(MANAGE) makemigrations --check --dry-run
 	$(BIN)/pytest $(PYTEST_ARGS)
@@ -72,7 +73,7 @@ test-oldest: $(OLDEST_STAMP)  ## The suite on the oldest pair (Python 3.11, Djan
 	$(OLDEST_BIN)/pytest $(PYTEST_ARGS_OLDEST)
 
 lint: $(STAMP)
-	$(BIN)/ruff format --check . && $(BIN)/ruff check .
+	$(BIN)/ruff format --check . && $(BIN)/ruff check . && $(BIN)/mypy
 
 format: $(STAMP)
 	$(BIN)/ruff format . && $(BIN)/ruff check --fix .

@@ -77,7 +77,7 @@ def count_queries():
 @pytest.fixture
 def start(task_queue, django_capture_on_commit_callbacks):
     """start_run() as an editor would call it, with its on-commit enqueue captured."""
-    from wagtail_bulk_translate.runs.start import start_run
+    from wagtail_bulk_translate.api import start_run
 
     def _start(**kwargs):
         with django_capture_on_commit_callbacks(execute=True):

@@ -23,7 +23,7 @@ PLUGIN_CHECKS = (
     bt_checks.check_localization,
     bt_checks.check_translator,
     bt_checks.check_task_backend,
-    bt_checks.check_deepl_key,
+    bt_checks.check_translator_options,
 )
 
 

@@ -15,6 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from wagtail.models import Page
 
 from tests import factories as f
+from wagtail_bulk_translate import api as controls
 from wagtail_bulk_translate.engine import claims, coordinator, worker
 from wagtail_bulk_translate.errors import (
     ErrorCode,
@@ -23,7 +24,6 @@ from wagtail_bulk_translate.errors import (
     TranslatorError,
 )
 from wagtail_bulk_translate.models import Mode, Run, RunStatus, Unit, UnitStatus
-from wagtail_bulk_translate.runs import controls
 from wagtail_bulk_translate.translators.loading import build_translator
 
 pytestmark = pytest.mark.django_db
@@ -84,14 +84,14 @@ def commit(django_capture_on_commit_callbacks):
 @pytest.fixture
 def billing(recording_translator, monkeypatch):
     """The recording translator also reports billed characters (one per source character)."""
-    original = recording_translator.translate
+    original = recording_translator.translate_texts
 
-    def translate(self, source_locale, target_locale, strings):
-        strings = list(strings)
-        self.billed_characters = {s.data: len(s.data) for s in strings}
-        return original(self, source_locale, target_locale, strings)
+    def translate_texts(self, source_locale, target_locale, texts):
+        result = original(self, source_locale, target_locale, texts)
+        result.billed_characters = {text: len(text) for text in texts}
+        return result
 
-    monkeypatch.setattr(recording_translator, "translate", translate)
+    monkeypatch.setattr(recording_translator, "translate_texts", translate_texts)
     return recording_translator
 
 
@@ -162,7 +162,7 @@ def test_cancel_mid_run_cancels_pending_units_and_lets_claimed_ones_finish(
 
     # The worker that holds the claim finishes it: its token still fences its writes.
     translator = build_translator(run.translator_class, run.translator_options)
-    worker.process_claim(worker.Claim(run, token), translator, held)
+    worker.process_claim(claims.Claim(run, token), translator, held)
     assert {u.status for u in units_of(run, site.category)} == {UnitStatus.SUCCEEDED}
     assert translated(site.category, "fr") and translated(site.category, "de")
 

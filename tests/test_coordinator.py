@@ -15,8 +15,9 @@ from wagtail_bulk_translate.engine.coordinator import coordinate
 from wagtail_bulk_translate.engine.finish import try_finish_run
 from wagtail_bulk_translate.errors import ErrorCode
 from wagtail_bulk_translate.models import Run, RunStatus, Unit, UnitStatus
-from wagtail_bulk_translate.scope.enumeration import Scope, iter_scope
-from wagtail_bulk_translate.tasks import enqueue_coordinator
+from wagtail_bulk_translate.schedule import start_coordinator as enqueue_coordinator
+from wagtail_bulk_translate.scope.definition import Scope
+from wagtail_bulk_translate.scope.enumeration import iter_scope
 
 pytestmark = pytest.mark.django_db
 

@@ -24,7 +24,8 @@ import json
 from wagtail.models import Locale
 from wagtail_bulk_translate.models import Run
 from wagtail_bulk_translate.runs.preflight import sample_texts
-from wagtail_bulk_translate.scope.enumeration import iter_scope, Scope
+from wagtail_bulk_translate.scope.definition import Scope
+from wagtail_bulk_translate.scope.enumeration import iter_scope
 run = Run.objects.get()
 objects = list(iter_scope(Scope.from_json(run.scope), run.source_locale))
 print(json.dumps(sorted(sample_texts(objects))))

@@ -17,13 +17,18 @@ from django.utils import timezone
 from wagtail.models import Page
 
 from tests import factories as f
-from wagtail_bulk_translate import tasks
+from wagtail_bulk_translate import api as controls
+from wagtail_bulk_translate import schedule
 from wagtail_bulk_translate.engine import claims, coordinator, janitor
-from wagtail_bulk_translate.engine.claims import LEASE_EXPIRED_MESSAGE
-from wagtail_bulk_translate.engine.coordinator import workers_needed
 from wagtail_bulk_translate.errors import ErrorCode
-from wagtail_bulk_translate.models import JanitorLease, Run, RunStatus, Unit, UnitStatus
-from wagtail_bulk_translate.runs import controls
+from wagtail_bulk_translate.models import (
+    LEASE_EXPIRED_MESSAGE,
+    JanitorLease,
+    Run,
+    RunStatus,
+    Unit,
+    UnitStatus,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -300,7 +305,7 @@ def test_stalled_run_gets_workers_once(site, begin, task_queue, sweep):
 
     report = sweep()
 
-    expected = workers_needed(8)
+    expected = schedule.workers_needed(8)
     assert report.workers_queued == expected
     assert task_queue.names().count("process_units") == expected
     second = sweep()  # right after: the run just got workers
@@ -389,7 +394,7 @@ def janitor_on(conf):
 def test_duplicate_janitor_chains_exit_at_once(site, begin, task_queue, janitor_on):
     run = begin()  # starting a run starts the janitor chain
     assert task_queue.names().count("janitor_sweep") == 1
-    tasks.ensure_janitor()  # a second delivery (another run started, a redelivered task)
+    schedule.ensure_janitor()  # a second delivery (another run started, a redelivered task)
     assert task_queue.names().count("janitor_sweep") == 2
 
     first = run_task(task_queue, "janitor_sweep")

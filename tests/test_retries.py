@@ -18,8 +18,9 @@ from django.utils import timezone
 from wagtail.models import Page
 
 from tests import factories as f
-from wagtail_bulk_translate import tasks
-from wagtail_bulk_translate.engine import claims, worker
+from wagtail_bulk_translate import api as controls
+from wagtail_bulk_translate import schedule, tasks
+from wagtail_bulk_translate.engine import claims, failures, finish
 from wagtail_bulk_translate.errors import (
     ErrorCode,
     QuotaExceededError,
@@ -29,7 +30,6 @@ from wagtail_bulk_translate.errors import (
     UnitError,
 )
 from wagtail_bulk_translate.models import ContentSource, Run, RunStatus, Unit, UnitStatus
-from wagtail_bulk_translate.runs import controls
 from wagtail_bulk_translate.translators.pseudo import pseudo_localize
 
 pytestmark = pytest.mark.django_db
@@ -156,7 +156,7 @@ TRANSIENT_ERRORS = [
 
 @pytest.mark.parametrize("error", TRANSIENT_ERRORS)
 def test_transient_errors_are_classified_as_retryable(error):
-    failure = worker.describe_exception(error)
+    failure = failures.describe_exception(error)
     assert failure.transient
     assert failure.code
     assert failure.message
@@ -172,7 +172,7 @@ def test_transient_errors_are_classified_as_retryable(error):
     ],
 )
 def test_other_errors_are_not_retried(error):
-    assert not worker.describe_exception(error).transient
+    assert not failures.describe_exception(error).transient
 
 
 @pytest.mark.parametrize(
@@ -286,7 +286,7 @@ def test_transient_failure_waits_for_its_back_off(
 
     # Once the back-off has passed, the next worker picks it up.
     Unit.objects.filter(pk=unit.pk).update(available_after=timezone.now() - timedelta(hours=1))
-    tasks.configured(tasks.process_units).enqueue(run.pk)
+    schedule.continue_worker(run.pk)
     task_queue.drain()
     unit.refresh_from_db()
     assert unit.status == UnitStatus.SUCCEEDED
@@ -295,7 +295,7 @@ def test_transient_failure_waits_for_its_back_off(
 
 def test_back_off_doubles_up_to_its_maximum(conf):
     conf(RETRY_BACKOFF_SECONDS=15, RETRY_BACKOFF_MAX_SECONDS=100)
-    assert [claims.backoff_seconds(n) for n in (1, 2, 3, 4, 5)] == [15, 30, 60, 100, 100]
+    assert [failures.backoff_seconds(n) for n in (1, 2, 3, 4, 5)] == [15, 30, 60, 100, 100]
 
 
 # --- quota exhausted: the run pauses -----------------------------------------------------------
@@ -397,7 +397,7 @@ def test_config_error_stops_the_run_with_one_clear_message(
     }, sorted((u.object_id, u.target_locale_id, u.status, u.error_code) for u in others)
     for unit in others:
         assert message in unit.error_message
-    assert not controls.stop_run(run.pk, ErrorCode.AUTH_CONFIG, message)  # already over
+    assert not finish.stop_run(run.pk, ErrorCode.AUTH_CONFIG, message)  # already over
 
 
 # --- a source edited mid-unit ------------------------------------------------------------------

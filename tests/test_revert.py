@@ -7,9 +7,9 @@ from wagtail.models import Locale, Page
 from wagtail_localize.models import StringTranslation, Translation
 
 from tests import factories
+from wagtail_bulk_translate.api import revert_summary, start_revert
 from wagtail_bulk_translate.errors import RunConfigurationError
 from wagtail_bulk_translate.models import Run, RunStatus
-from wagtail_bulk_translate.revert.undo import revert_summary, start_revert
 
 pytestmark = pytest.mark.django_db
 

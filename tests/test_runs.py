@@ -10,9 +10,9 @@ from django.contrib.auth import get_user_model
 
 from tests import factories as f
 from tests.translators import RECORDING_TRANSLATOR, translator_setting
+from wagtail_bulk_translate.api import run_summary, start_run
 from wagtail_bulk_translate.errors import BulkTranslateError
 from wagtail_bulk_translate.models import Run, RunStatus, Unit, UnitStatus
-from wagtail_bulk_translate.runs.start import run_summary, start_run
 
 pytestmark = pytest.mark.django_db
 

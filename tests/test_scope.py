@@ -22,11 +22,9 @@ from demo.models import (
 from tests.factories import article, category, footer, home_page, index_page, locales
 from wagtail_bulk_translate.errors import BulkTranslateError, ScopeError
 from wagtail_bulk_translate.models import Run, Unit
-from wagtail_bulk_translate.scope.enumeration import (
-    Enumerator,
-    Scope,
-    iter_scope,
-    site_setting_key,
+from wagtail_bulk_translate.scope.definition import Scope
+from wagtail_bulk_translate.scope.enumeration import Enumerator, iter_scope, site_setting_key
+from wagtail_bulk_translate.scope.whole_site import (
     translatable_setting_labels,
     translatable_snippet_labels,
     whole_site_scope,

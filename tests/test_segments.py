@@ -1,12 +1,8 @@
 from wagtail_localize.segments import StringSegmentValue, TemplateSegmentValue
 from wagtail_localize.strings import StringValue
 
-from wagtail_bulk_translate.localize.segments import (
-    SourceString,
-    needs_translation,
-    plan_strings,
-    segment_hash,
-)
+from wagtail_bulk_translate.engine.plan import needs_translation, plan_strings
+from wagtail_bulk_translate.localize.segments import SourceString, segment_hash
 from wagtail_bulk_translate.models import Mode
 
 TITLE = SourceString(1, 10, "title", "Our mission")
@@ -45,16 +41,16 @@ def test_hash_ignores_nothing_translatable_and_sees_text_changes():
 
 
 def test_manual_translations_are_kept_except_in_overwrite_mode():
-    manual = ("manual", False)
+    manual = (True, False)
     assert not needs_translation(Mode.CHANGED, manual)
     assert not needs_translation(Mode.REFRESH, manual)
     assert needs_translation(Mode.OVERWRITE, manual)
 
 
 def test_machine_translations_are_redone_only_in_refresh_or_when_broken():
-    assert not needs_translation(Mode.CHANGED, ("machine", False))
-    assert needs_translation(Mode.CHANGED, ("machine", True))
-    assert needs_translation(Mode.REFRESH, ("machine", False))
+    assert not needs_translation(Mode.CHANGED, (False, False))
+    assert needs_translation(Mode.CHANGED, (False, True))
+    assert needs_translation(Mode.REFRESH, (False, False))
     assert needs_translation(Mode.CHANGED, None)
 
 
@@ -72,7 +68,7 @@ def test_slug_takes_the_given_value_instead_of_a_translation():
 
 
 def test_existing_translation_in_another_locale_does_not_count():
-    existing = {(TITLE.string_id, TITLE.context_id, FR + 1): ("machine", False)}
+    existing = {(TITLE.string_id, TITLE.context_id, FR + 1): (False, False)}
     assert plan([TITLE], existing).to_translate == [TITLE]
-    existing = {(TITLE.string_id, TITLE.context_id, FR): ("machine", False)}
+    existing = {(TITLE.string_id, TITLE.context_id, FR): (False, False)}
     assert plan([TITLE], existing).to_translate == []

@@ -20,6 +20,7 @@ from wagtail_localize.views.edit_translation import apply_machine_translation
 
 from tests import factories as f
 from tests.fake_deepl import FakeDeepL, billable_characters, fake_deepl  # noqa: F401
+from wagtail_bulk_translate.api import resume_run
 from wagtail_bulk_translate.errors import (
     ErrorCode,
     QuotaExceededError,
@@ -28,10 +29,10 @@ from wagtail_bulk_translate.errors import (
     TranslatorError,
 )
 from wagtail_bulk_translate.models import Run, RunStatus, UnitStatus
-from wagtail_bulk_translate.runs.controls import resume_run
+from wagtail_bulk_translate.translators.deepl import DeepLTranslator
 from wagtail_bulk_translate.translators.deepl import locales as deepl_locales
 from wagtail_bulk_translate.translators.deepl.locales import UnsupportedLocale
-from wagtail_bulk_translate.translators.deepl.translator import DeepLTranslator, encoded_size, pack
+from wagtail_bulk_translate.translators.deepl.packing import encoded_size, pack
 
 DEEPL_CLASS = "wagtail_bulk_translate.translators.deepl.DeepLTranslator"
 EN, FR, DE = (types.SimpleNamespace(language_code=c) for c in ("en", "fr", "de"))
@@ -184,14 +185,14 @@ def test_one_oversized_text_fails_alone(make, fake_deepl):  # noqa: F811
     huge = "<b>Huge</b> " + "word " * 30_000
     translator = make()
 
-    result = translate(translator, ["Before.", huge, "After."])
+    result = translator.translate_texts(EN, DE, ["Before.", huge, "After."])
 
-    assert result == {"Before.": "[DE] BEFORE.", "After.": "[DE] AFTER."}
-    code, message = translator.failed_texts[huge]
-    assert code == ErrorCode.TOO_LARGE
-    assert "too large" in message and "100000" in message
+    assert result.texts == {"Before.": "[DE] BEFORE.", "After.": "[DE] AFTER."}
+    refusal = result.refused[huge]
+    assert refusal.code == ErrorCode.TOO_LARGE
+    assert "too large" in refusal.message and "100000" in refusal.message
     assert huge not in fake_deepl.texts_sent()
-    assert set(translator.billed_characters) == {"Before.", "After."}
+    assert set(result.billed_characters) == {"Before.", "After."}
 
 
 def test_pack_keeps_order_and_respects_both_limits():
@@ -208,17 +209,17 @@ def test_identical_strings_are_sent_once_and_billed_once(make, fake_deepl):  # n
     translator = make()
     strings = ["Hello", "Hello", "  Hello", "World", "   "]
 
-    result = translate(translator, strings)
+    result = translator.translate_texts(EN, DE, strings)
 
     assert fake_deepl.texts_sent() == ["Hello", "World"]
-    assert result == {
+    assert result.texts == {
         "Hello": "[DE] HELLO",
         "  Hello": "  [DE] HELLO",
         "World": "[DE] WORLD",
         "   ": "   ",
     }
-    assert translator.billed_characters == {"Hello": 5, "  Hello": 0, "World": 5}
-    assert sum(translator.billed_characters.values()) == fake_deepl.billed
+    assert result.billed_characters == {"Hello": 5, "  Hello": 0, "World": 5}
+    assert sum(result.billed_characters.values()) == fake_deepl.billed
 
 
 # --- options passed through ----------------------------------------------------------------------
@@ -284,12 +285,12 @@ def test_broken_markup_is_retried_once(make, fake_deepl):  # noqa: F811
     fake_deepl.break_markup(text, times=1)
     translator = make()
 
-    result = translate(translator, [text, "Plain."])
+    result = translator.translate_texts(EN, DE, [text, "Plain."])
 
-    assert result[text] == '[DE] A <a id="a1">LINK</a> HERE.'
+    assert result.texts[text] == '[DE] A <a id="a1">LINK</a> HERE.'
     assert fake_deepl.texts_sent() == [text, "Plain.", text]
-    assert translator.failed_texts == {}
-    assert translator.billed_characters[text] == 2 * billable_characters(text)
+    assert result.refused == {}
+    assert result.billed_characters[text] == 2 * billable_characters(text)
 
 
 def test_markup_broken_twice_fails_that_text_only(make, fake_deepl):  # noqa: F811
@@ -297,20 +298,20 @@ def test_markup_broken_twice_fails_that_text_only(make, fake_deepl):  # noqa: F8
     fake_deepl.break_markup(text)
     translator = make()
 
-    result = translate(translator, [text, "Plain."])
+    result = translator.translate_texts(EN, DE, [text, "Plain."])
 
-    assert result == {"Plain.": "[DE] PLAIN."}
-    code, message = translator.failed_texts[text]
-    assert code == ErrorCode.INVALID_MARKUP
-    assert '<a id="a1">' in message
+    assert result.texts == {"Plain.": "[DE] PLAIN."}
+    refusal = result.refused[text]
+    assert refusal.code == ErrorCode.INVALID_MARKUP
+    assert '<a id="a1">' in refusal.message
     assert fake_deepl.texts_sent().count(text) == 2
 
 
 def test_markup_without_tag_handling_is_caught(make, fake_deepl):  # noqa: F811
     text = 'A <a id="a1">link</a>.'
-    translator = make(TAG_HANDLING=None)
-    assert translate(translator, [text]) == {}
-    assert translator.failed_texts[text][0] == ErrorCode.INVALID_MARKUP
+    result = make(TAG_HANDLING=None).translate_texts(EN, DE, [text])
+    assert result.texts == {}
+    assert result.refused[text].code == ErrorCode.INVALID_MARKUP
 
 
 # --- failures -----------------------------------------------------------------------------------
@@ -344,9 +345,8 @@ def test_a_failure_mid_call_carries_what_was_already_paid_for(make, fake_deepl):
     fake_deepl.character_limit = 6  # "One" and "Two" fit, then the quota is gone
     with pytest.raises(QuotaExceededError) as info:
         translate(translator, ["One", "Two", "Three", "Four"])
-    partial = {k.data: v.data for k, v in info.value.partial_results.items()}
-    assert partial == {"One": "[DE] ONE", "Two": "[DE] TWO"}
-    assert translator.billed_characters == {"One": 3, "Two": 3}
+    assert info.value.partial.texts == {"One": "[DE] ONE", "Two": "[DE] TWO"}
+    assert info.value.partial.billed_characters == {"One": 3, "Two": 3}
 
 
 def test_bad_key_is_a_configuration_error(make, fake_deepl):  # noqa: F811
@@ -424,9 +424,9 @@ def test_retries_never_outlast_half_the_lease(make, fake_deepl, settings):  # no
 def test_billed_characters_per_text(make, fake_deepl):  # noqa: F811
     translator = make()
     texts = ["Hello <b>world</b>", "Tom &amp; Jerry", "漢字"]
-    translate(translator, texts)
-    assert translator.billed_characters == {texts[0]: 11, texts[1]: 11, texts[2]: 2}
-    assert sum(translator.billed_characters.values()) == fake_deepl.billed == 24
+    result = translator.translate_texts(EN, DE, texts)
+    assert result.billed_characters == {texts[0]: 11, texts[1]: 11, texts[2]: 2}
+    assert sum(result.billed_characters.values()) == fake_deepl.billed == 24
 
 
 def test_usage(make, fake_deepl):  # noqa: F811
@@ -434,7 +434,7 @@ def test_usage(make, fake_deepl):  # noqa: F811
     translator = make()
     translate(translator, ["Hello"])
     usage = translator.usage()
-    assert (usage.character_count, usage.character_limit, usage.remaining) == (5, 500_000, 499_995)
+    assert (usage.characters_used, usage.character_limit, usage.remaining) == (5, 500_000, 499_995)
 
 
 # --- the fake itself ----------------------------------------------------------------------------
@@ -670,8 +670,9 @@ def test_the_demo_site_bills_exactly_the_floor(start, task_queue, deepl_runs):
     from wagtail.models import Locale
 
     from demo.content import seed_demo_content
+    from wagtail_bulk_translate.api import whole_site_scope
     from wagtail_bulk_translate.runs.preflight import sample_texts
-    from wagtail_bulk_translate.scope.enumeration import iter_scope, whole_site_scope
+    from wagtail_bulk_translate.scope.enumeration import iter_scope
 
     seed_demo_content(pages=30)
     task_queue.clear()

@@ -314,7 +314,7 @@ def test_new_subtree_is_created_under_its_translated_parents_with_a_sound_tree(
 
 def test_whole_demo_site_translates_into_a_sound_tree(translate, units_per_claim):
     from demo.content import seed_demo_content
-    from wagtail_bulk_translate.scope.enumeration import whole_site_scope
+    from wagtail_bulk_translate.api import whole_site_scope
 
     units_per_claim(4)
     seed_demo_content(pages=14)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from wagtail.models import Locale
-from wagtail_localize.strings import StringValue
 
+from wagtail_bulk_translate.translators.base import Translations
 from wagtail_bulk_translate.translators.pseudo import PseudoTranslator
 
 RECORDING_TRANSLATOR = "tests.translators.RecordingTranslator"
@@ -25,16 +25,15 @@ class RecordingTranslator(PseudoTranslator):
     # Return a different output (or raise) for a given source text.
     overrides: ClassVar[dict[str, Callable[[str], str]]] = {}
 
-    def translate(
-        self, source_locale: Locale, target_locale: Locale, strings: Iterable[StringValue]
-    ) -> dict[StringValue, StringValue]:
-        strings = list(strings)
-        type(self).calls.append((target_locale.language_code, [s.data for s in strings]))
-        result = super().translate(source_locale, target_locale, strings)
-        for string in strings:
-            override = type(self).overrides.get(string.data)
+    def translate_texts(
+        self, source_locale: Locale, target_locale: Locale, texts: list[str]
+    ) -> Translations:
+        type(self).calls.append((target_locale.language_code, list(texts)))
+        result = super().translate_texts(source_locale, target_locale, texts)
+        for text in texts:
+            override = type(self).overrides.get(text)
             if override is not None:
-                result[string] = StringValue(override(string.data))
+                result.texts[text] = override(text)
         return result
 
     def can_translate(self, source_locale: Locale, target_locale: Locale) -> bool:
@@ -63,14 +62,13 @@ class LoggingTranslator(PseudoTranslator):
     A text sent is a text billed, so the log shows whether any string was paid for twice.
     """
 
-    def translate(
-        self, source_locale: Locale, target_locale: Locale, strings: Iterable[StringValue]
-    ) -> dict[StringValue, StringValue]:
-        strings = list(strings)
-        lines = "".join(json.dumps([target_locale.language_code, s.data]) + "\n" for s in strings)
+    def translate_texts(
+        self, source_locale: Locale, target_locale: Locale, texts: list[str]
+    ) -> Translations:
+        lines = "".join(json.dumps([target_locale.language_code, text]) + "\n" for text in texts)
         with open(self.options["LOG_PATH"], "a", encoding="utf-8") as log:
             log.write(lines)
-        return super().translate(source_locale, target_locale, strings)
+        return super().translate_texts(source_locale, target_locale, texts)
 
 
 def read_translator_log(path) -> list[tuple[str, str]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .engine.janitor import SweepReport
 from .engine.janitor import sweep as janitor_sweep
+from .engine.pauses import pause_run, resume_run
 from .errors import BulkTranslateError, RunConfigurationError, ScopeError
 from .revert.undo import (
     RevertRefused,
@@ -17,10 +18,13 @@ from .revert.undo import (
     revert_summary,
     start_revert,
 )
-from .runs.controls import cancel_run, pause_run, promote_canary, resume_run, retry_failed
+from .runs.controls import cancel_run, promote_canary, retry_failed
 from .runs.preflight import Preflight, preflight
-from .runs.start import error_breakdown, resolve_locale, run_summary, start_run, units_by_locale
-from .scope.enumeration import Scope, whole_site_scope
+from .runs.start import resolve_locale, start_run
+from .runs.summary import error_breakdown, run_summary, units_by_locale
+from .scope.definition import Scope
+from .scope.whole_site import whole_site_scope
+from .translators.base import Usage
 
 __all__ = [
     "BulkTranslateError",
@@ -31,6 +35,7 @@ __all__ = [
     "Scope",
     "ScopeError",
     "SweepReport",
+    "Usage",
     "cancel_run",
     "check_revertible",
     "error_breakdown",

@@ -21,33 +21,33 @@ class CrashPointsConfig(AppConfig):
     label = "crash_points"
 
     def ready(self) -> None:
-        from wagtail_bulk_translate.engine import worker
+        from wagtail_bulk_translate.engine import translate, write
 
         point = os.environ.get("WBT_CRASH_AT", "")
         if point not in CRASH_POINTS:
             raise RuntimeError(f"WBT_CRASH_AT must be one of {CRASH_POINTS}, not {point!r}")
         if point == "before_translate":
-            original_call = worker.call_translator
+            original_call = translate.call_translator
 
             def call_translator(*args, **kwargs):
                 crash_once(point)
                 return original_call(*args, **kwargs)
 
-            worker.call_translator = call_translator
+            translate.call_translator = call_translator
         elif point == "after_translate":
-            original_persist = worker.persist_translations
+            original_persist = translate.persist_translations
 
             def persist_translations(*args, **kwargs):
                 original_persist(*args, **kwargs)
                 crash_once(point)
 
-            worker.persist_translations = persist_translations
+            translate.persist_translations = persist_translations
         else:
-            original_write = worker.write_target
+            original_write = write.write_target
 
             def write_target(*args, **kwargs):
                 written = original_write(*args, **kwargs)
                 crash_once(point)  # inside the unit's write transaction, before commit
                 return written
 
-            worker.write_target = write_target
+            write.write_target = write_target

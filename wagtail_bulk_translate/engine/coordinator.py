@@ -10,23 +10,25 @@ instant resumes exactly after the last committed batch and never creates a unit 
 from __future__ import annotations
 
 import logging
-import math
 import time
-import uuid
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db import transaction
+from django.db.models import F
 from django.db.models.functions import Now
 from django.utils import timezone
 
+from .. import schedule
 from ..conf import get_settings
 from ..errors import ErrorCode
 from ..models import Run, RunStatus, Unit, UnitStatus
-from ..scope.enumeration import Batch, Enumerator, Scope
-from . import sampling
+from ..scope.definition import Scope
+from ..scope.enumeration import Batch, Enumerator
 from .finish import try_finish_run
+from .leases import take_lease
+from .sampling import DUPLICATE_MESSAGE, promote_canary_sample
 
 logger = logging.getLogger(__name__)
 
@@ -43,26 +45,21 @@ class TickResult:
     continue_with: str | None = None  # token for the continuation task
 
 
+LEASE_FIELDS = {"token_field": "coordinator_token", "expiry_field": "coordinator_lease_expires_at"}
+
+
 def acquire_lease(run_id: int, token: str | None) -> str | None:
     """Take (or renew with our own token) the coordinator lease; None if someone else holds it."""
-    lease_seconds = get_settings().LEASE_SECONDS
-    expires = Now() + timedelta(seconds=lease_seconds)
-    free = Q(coordinator_token__isnull=True) | Q(coordinator_lease_expires_at__lt=Now())
-    mine = Q(coordinator_token=token) if token else Q(pk__in=[])
-    new_token = token or str(uuid.uuid4())
-    updated = (
-        Run.objects.filter(pk=run_id, status__in=[RunStatus.PENDING, RunStatus.RUNNING])
-        .filter(enumeration_done=False)
-        .filter(free | mine)
-        .update(coordinator_token=new_token, coordinator_lease_expires_at=expires)
-    )
-    return new_token if updated else None
+    runs = Run.objects.in_progress().filter(pk=run_id, enumeration_done=False)
+    return take_lease(runs, token, get_settings().LEASE_SECONDS, **LEASE_FIELDS)
 
 
-def release_lease(run_id: int, token: str) -> None:
-    Run.objects.filter(pk=run_id, coordinator_token=token).update(
-        coordinator_token=None, coordinator_lease_expires_at=None
-    )
+def coordinate_and_continue(run_id: int, token: str | None = None) -> dict[str, Any]:
+    """One coordinator task: a tick, then its continuation (with the lease token) if needed."""
+    result = coordinate(run_id, token)
+    if result.continue_with:
+        schedule.continue_coordinator(run_id, result.continue_with)
+    return {"ran": result.ran, "units_created": result.units_created, "done": result.done}
 
 
 def coordinate(run_id: int, token: str | None = None) -> TickResult:
@@ -98,18 +95,19 @@ def coordinate(run_id: int, token: str | None = None) -> TickResult:
     return TickResult(ran=True, units_created=created, done=True)
 
 
-def commit_batch(run: Run, token: str, batch: Batch, target_ids: list[int], cursor) -> int:
+def commit_batch(run: Run, token: str, batch: Batch, target_ids: list[int], cursor: Any) -> int:
     """Insert a batch's units and advance the cursor atomically, only while holding the lease."""
-    from ..tasks import enqueue_worker_tasks
-
     with transaction.atomic():
         # The token is the fence: a coordinator that lost its lease, or whose run was paused
         # or cancelled, updates nothing.
-        advanced = Run.objects.filter(
-            pk=run.pk, coordinator_token=token, status__in=[RunStatus.PENDING, RunStatus.RUNNING]
-        ).update(
-            enumeration_cursor=batch.cursor,
-            coordinator_lease_expires_at=Now() + timedelta(seconds=get_settings().LEASE_SECONDS),
+        advanced = (
+            Run.objects.in_progress()
+            .filter(pk=run.pk, coordinator_token=token)
+            .update(
+                enumeration_cursor=batch.cursor,
+                coordinator_lease_expires_at=Now()
+                + timedelta(seconds=get_settings().LEASE_SECONDS),
+            )
         )
         if not advanced:
             raise LostCoordinatorLease
@@ -117,7 +115,7 @@ def commit_batch(run: Run, token: str, batch: Batch, target_ids: list[int], curs
         Run.objects.filter(pk=run.pk).update(units_total=F("units_total") + pending.total)
         chains = start_worker_chains(run, pending.claimable)
         if chains:
-            transaction.on_commit(lambda: enqueue_worker_tasks(run.pk, chains))
+            transaction.on_commit(lambda: schedule.start_worker_chains(run.pk, chains))
     return pending.total
 
 
@@ -131,13 +129,13 @@ def start_worker_chains(run: Run, claimable: int) -> int:
         return 0
     limit = get_settings().WORKER_CONCURRENCY
     running = Run.objects.select_for_update().values_list("worker_chains", flat=True).get(pk=run.pk)
-    chains = max(0, min(workers_needed(claimable), limit - running))
+    chains = max(0, min(schedule.workers_needed(claimable), limit - running))
     if chains:
         Run.objects.filter(pk=run.pk).update(worker_chains=F("worker_chains") + chains)
     return chains
 
 
-def cursor_position(cursor) -> int:
+def cursor_position(cursor: Any) -> int:
     return (cursor or {}).get("position", 0)
 
 
@@ -147,7 +145,9 @@ class CreatedUnits:
     claimable: int
 
 
-def create_units(run: Run, batch: Batch, target_ids: list[int], first_position: int):
+def create_units(
+    run: Run, batch: Batch, target_ids: list[int], first_position: int
+) -> CreatedUnits:
     """Bulk-insert one unit per (object, target locale) of a batch.
 
     Units of a canary run start as skipped (not sampled) and the sample is promoted to pending
@@ -184,7 +184,7 @@ def create_units(run: Run, batch: Batch, target_ids: list[int], first_position: 
     for unit in duplicates:
         unit.status = UnitStatus.SKIPPED
         unit.error_code = ErrorCode.DUPLICATE_IN_FLIGHT
-        unit.error_message = "Another run is already translating this object into this locale."
+        unit.error_message = DUPLICATE_MESSAGE
         unit.finished_at = timezone.now()
     Unit.objects.bulk_create(duplicates, ignore_conflicts=True)
     # An object the scope names twice exists once: count rows, not wishes.
@@ -197,8 +197,6 @@ def create_units(run: Run, batch: Batch, target_ids: list[int], first_position: 
 
 def finish_enumeration(run: Run, token: str) -> None:
     """Mark enumeration done (the unit total is final from here), sample a canary, finish."""
-    from ..tasks import enqueue_workers
-
     with transaction.atomic():
         updated = Run.objects.filter(pk=run.pk, coordinator_token=token).update(
             enumeration_done=True, coordinator_token=None, coordinator_lease_expires_at=None
@@ -207,69 +205,5 @@ def finish_enumeration(run: Run, token: str) -> None:
             return
         sampled = promote_canary_sample(run) if run.is_canary else 0
         if sampled:
-            transaction.on_commit(lambda: enqueue_workers(run.pk, sampled))
+            transaction.on_commit(lambda: schedule.start_workers(run.pk, sampled))
     try_finish_run(run.pk)
-
-
-def promote_canary_sample(run: Run) -> int:
-    """Turn the sampled units of a canary run into pending work; returns how many."""
-    promoted = 0
-    sample = sampling.choose_sample(run.pk, run.canary_size or 0)
-    for unit_id in [*ancestor_units(run, sample), *sample]:
-        try:
-            with transaction.atomic():
-                promoted += Unit.objects.filter(pk=unit_id).update(
-                    status=UnitStatus.PENDING, error_code=""
-                )
-        except IntegrityError:  # in flight in another run meanwhile
-            Unit.objects.filter(pk=unit_id).update(
-                error_code=ErrorCode.DUPLICATE_IN_FLIGHT,
-                error_message="Another run is already translating this object into this locale.",
-                finished_at=timezone.now(),
-            )
-    return promoted
-
-
-def ancestor_units(run: Run, unit_ids: list[int]) -> list[int]:
-    """Units of the run for the ancestors of sampled pages, in the same locales.
-
-    A sampled page can only be written under its parent's translation, so a canary also
-    translates (as drafts) the parents it needs, instead of failing the sampled page.
-    """
-    from django.contrib.contenttypes.models import ContentType
-    from wagtail.models import Page
-
-    page_type_ids = {
-        ct.pk
-        for ct in ContentType.objects.filter(
-            pk__in=Unit.objects.filter(pk__in=unit_ids).values("content_type_id")
-        )
-        if ct.model_class() and issubclass(ct.model_class(), Page)
-    }
-    sampled = Unit.objects.filter(pk__in=unit_ids, content_type_id__in=page_type_ids)
-    paths = dict(
-        Page.objects.filter(pk__in=[int(u.object_id) for u in sampled]).values_list("pk", "path")
-    )
-    wanted: set[tuple[str, int]] = set()
-    for unit in sampled:
-        path = paths.get(int(unit.object_id), "")
-        for end in range(2 * Page.steplen, len(path), Page.steplen):
-            wanted.add((path[:end], unit.target_locale_id))
-    if not wanted:
-        return []
-    ancestor_keys = dict(
-        Page.objects.filter(path__in={p for p, _ in wanted}).values_list("path", "translation_key")
-    )
-    keys = {(ancestor_keys[p], locale) for p, locale in wanted if p in ancestor_keys}
-    candidates = Unit.objects.filter(
-        run_id=run.pk,
-        object_key__in={key for key, _ in keys},
-        status=UnitStatus.SKIPPED,
-        error_code=ErrorCode.CANARY_NOT_SAMPLED,
-    ).order_by("position")
-    return [u.pk for u in candidates if (u.object_key, u.target_locale_id) in keys]
-
-
-def workers_needed(claimable_units: int) -> int:
-    conf = get_settings()
-    return min(conf.WORKER_CONCURRENCY, math.ceil(claimable_units / conf.UNITS_PER_CLAIM))

@@ -1,9 +1,10 @@
-"""Run-level state transitions shared by the coordinator, the workers and the controls."""
+"""How runs end: finished when their last unit is (a compare-and-set), or stopped early."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
+from django.db import transaction
 from django.db.models import Exists, Min, OuterRef
 from django.db.models.functions import Coalesce, Now
 from django.utils import timezone
@@ -26,7 +27,7 @@ def try_finish_run(run_id: int) -> bool:
     others update nothing. Returns True for the caller that finished it.
     """
     run = Run.objects.filter(pk=run_id).first()
-    if run is None or run.status not in (RunStatus.RUNNING, RunStatus.PENDING):
+    if run is None or run.status not in RunStatus.in_progress:
         return False
     if not run.enumeration_done:
         return False
@@ -40,6 +41,27 @@ def try_finish_run(run_id: int) -> bool:
         .exclude(Exists(in_flight))
         .update(status=final_status(counts), finished_at=timezone.now(), **totals)
     )
+    return bool(updated)
+
+
+def stop_run(run_id: int, code: str, message: str) -> bool:
+    """End a run early with one clear reason (bad credentials, bad configuration).
+
+    Its pending units are cancelled with the same reason instead of failing one by one.
+    """
+    with transaction.atomic():
+        updated = (
+            Run.objects.active()
+            .filter(pk=run_id)
+            .update(
+                status=RunStatus.FAILED,
+                error_code=code,
+                error_message=message,
+                finished_at=timezone.now(),
+            )
+        )
+        if updated:
+            Unit.objects.filter(run_id=run_id).cancel_pending(code, f"Not attempted: {message}")
     return bool(updated)
 
 

@@ -16,22 +16,23 @@ run is active (one chain at a time, held by a lease) and as ``manage.py bulk_tra
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
 from django.db.models.functions import Now
 
+from .. import schedule
 from ..conf import get_settings
 from ..errors import ErrorCode
 from ..models import JanitorLease, Run, RunStatus, Unit, UnitStatus
-from .claims import LEASE_EXPIRED_MESSAGE, claimable_filter
 from .finish import try_finish_run
+from .leases import release_lease, take_lease
+from .pauses import resume_run
 
-ACTIVE = (RunStatus.PENDING, RunStatus.RUNNING)
-LIVE_RUNS = (*ACTIVE, RunStatus.PAUSED)
+LEASE_FIELDS = {"token_field": "token", "expiry_field": "expires_at"}
 
 
 @dataclass
@@ -48,13 +49,29 @@ class SweepReport:
         return dict(self.__dict__)
 
 
+def sweep_and_continue(token: str | None = None) -> dict[str, Any]:
+    """One janitor task: the next sweep is queued before this one runs, so a worker killed
+    mid-sweep does not end the chain; the lease (passed along as ``token``) keeps duplicate
+    chains out."""
+    token = acquire_janitor_lease(token)
+    if token is None:
+        return {"ran": False}
+    active = any_run_active()
+    if active:
+        schedule.next_janitor_sweep(token)
+    report = sweep()
+    if not active:
+        release_janitor_lease(token)
+    return {"ran": True, **report.as_dict()}
+
+
 def sweep() -> SweepReport:
     report = SweepReport()
     report.leases_failed = fail_exhausted_leases()
     report.leases_returned = return_expired_leases()
     report.orphans_cancelled = cancel_orphaned_units()
     report.quota_retries = retry_quota_paused_runs()
-    for run in Run.objects.filter(status__in=ACTIVE).only("pk", "enumeration_done"):
+    for run in Run.objects.in_progress().only("pk", "enumeration_done"):
         if not run.enumeration_done and restart_coordinator(run.pk):
             report.coordinators_restarted += 1
         report.workers_queued += restart_stalled_workers(run.pk)
@@ -63,30 +80,19 @@ def sweep() -> SweepReport:
     return report
 
 
-def expired_leases():
-    return Unit.objects.filter(status=UnitStatus.RUNNING, lease_expires_at__lt=Now())
+def units_of_active_runs() -> Any:
+    return Unit.objects.filter(run__status__in=RunStatus.active)
 
 
 def fail_exhausted_leases() -> int:
-    return (
-        expired_leases()
-        .filter(run__status__in=LIVE_RUNS, attempts__gte=get_settings().MAX_ATTEMPTS)
-        .update(
-            status=UnitStatus.FAILED,
-            error_code=ErrorCode.LEASE_EXPIRED,
-            error_message=LEASE_EXPIRED_MESSAGE,
-            lease_token=None,
-            lease_expires_at=None,
-            finished_at=Now(),
-        )
-    )
+    return units_of_active_runs().fail_exhausted_leases(get_settings().MAX_ATTEMPTS)
 
 
 def return_expired_leases() -> int:
     # The attempt was spent by the claim; the unit is simply claimable again.
     return (
-        expired_leases()
-        .filter(run__status__in=LIVE_RUNS)
+        units_of_active_runs()
+        .expired_leases()
         .update(status=UnitStatus.PENDING, lease_token=None, lease_expires_at=None)
     )
 
@@ -96,7 +102,7 @@ def cancel_orphaned_units() -> int:
     stale = Q(status=UnitStatus.PENDING) | Q(status=UnitStatus.RUNNING, lease_expires_at__lt=Now())
     return (
         Unit.objects.filter(stale)
-        .exclude(run__status__in=LIVE_RUNS)
+        .exclude(run__status__in=RunStatus.active)
         .update(
             status=UnitStatus.CANCELLED,
             error_code=ErrorCode.CANCELLED,
@@ -110,8 +116,6 @@ def cancel_orphaned_units() -> int:
 
 def restart_coordinator(run_id: int) -> bool:
     """Re-queue the coordinator of a run whose chain of ticks died (its lease expired)."""
-    from ..tasks import enqueue_coordinator
-
     stall = timedelta(seconds=get_settings().STALL_SECONDS)
     never_started = Q(coordinator_lease_expires_at__isnull=True, created_at__lt=Now() - stall)
     lease_expired = Q(coordinator_lease_expires_at__lt=Now())
@@ -119,22 +123,20 @@ def restart_coordinator(run_id: int) -> bool:
         # Clearing the dead token frees the lease for the new delivery; the expiry set here
         # keeps the next sweeps from restarting it again before it had a chance to run.
         restarted = (
-            Run.objects.filter(pk=run_id, enumeration_done=False, status__in=ACTIVE)
+            Run.objects.in_progress()
+            .filter(pk=run_id, enumeration_done=False)
             .filter(never_started | lease_expired)
             .update(coordinator_token=None, coordinator_lease_expires_at=Now() + stall)
         )
         if restarted:
-            transaction.on_commit(lambda: enqueue_coordinator(run_id))
+            transaction.on_commit(lambda: schedule.start_coordinator(run_id))
     return bool(restarted)
 
 
 def restart_stalled_workers(run_id: int) -> int:
     """Queue workers for claimable units nobody has touched for STALL_SECONDS."""
-    from ..tasks import enqueue_workers
-    from .coordinator import workers_needed
-
     stall = timedelta(seconds=get_settings().STALL_SECONDS)
-    claimable = Unit.objects.filter(run_id=run_id).filter(claimable_filter()).count()
+    claimable = Unit.objects.filter(run_id=run_id).claimable().count()
     if not claimable:
         return 0
     quiet = Q(heartbeat_at__lt=Now() - stall) | Q(
@@ -148,43 +150,32 @@ def restart_stalled_workers(run_id: int) -> int:
         )
         if not taken:
             return 0
-        transaction.on_commit(lambda: enqueue_workers(run_id, claimable))
-    return workers_needed(claimable)
-
-
-def quota_paused_runs():
-    return Run.objects.filter(status=RunStatus.PAUSED, error_code=ErrorCode.QUOTA_EXCEEDED)
+        transaction.on_commit(lambda: schedule.start_workers(run_id, claimable))
+    return schedule.workers_needed(claimable)
 
 
 def retry_quota_paused_runs() -> int:
     """Resume runs paused for quota QUOTA_RETRY_SECONDS ago (backends that cannot defer the
     retry task rely on this); a run still out of quota pauses again at its first claim."""
-    from ..runs.controls import resume_run
-
     wait = timedelta(seconds=get_settings().QUOTA_RETRY_SECONDS)
-    due = quota_paused_runs().filter(heartbeat_at__lt=Now() - wait).values_list("pk", flat=True)
-    return sum(resume_run(run_id) for run_id in due)
+    due = Run.objects.paused_for_quota().filter(paused_at__lt=Now() - wait)
+    return sum(resume_run(run_id) for run_id in due.values_list("pk", flat=True))
 
 
 def any_run_active() -> bool:
     """Runs that need the janitor: in progress, or waiting for the translator's quota."""
-    return Run.objects.filter(status__in=ACTIVE).exists() or quota_paused_runs().exists()
+    return Run.objects.filter(
+        Q(status__in=RunStatus.in_progress)
+        | Q(status=RunStatus.PAUSED, error_code=ErrorCode.QUOTA_EXCEEDED)
+    ).exists()
 
 
 def acquire_janitor_lease(token: str | None) -> str | None:
     """Take the single janitor lease (or renew our own); None if another chain holds it."""
     interval = get_settings().JANITOR_INTERVAL_SECONDS or 60
     JanitorLease.objects.get_or_create(pk=1)
-    new_token = token or str(uuid.uuid4())
-    free = Q(token__isnull=True) | Q(expires_at__lt=Now())
-    mine = Q(token=token) if token else Q(pk__in=[])
-    updated = (
-        JanitorLease.objects.filter(pk=1)
-        .filter(free | mine)
-        .update(token=new_token, expires_at=Now() + timedelta(seconds=interval * 3))
-    )
-    return new_token if updated else None
+    return take_lease(JanitorLease.objects.filter(pk=1), token, interval * 3, **LEASE_FIELDS)
 
 
 def release_janitor_lease(token: str) -> None:
-    JanitorLease.objects.filter(pk=1, token=token).update(token=None, expires_at=None)
+    release_lease(JanitorLease.objects.filter(pk=1), token, **LEASE_FIELDS)

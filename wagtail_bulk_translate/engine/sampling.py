@@ -1,4 +1,4 @@
-"""Deterministic, stratified canary sampling.
+"""Canaries: a deterministic, stratified sample of a run's units, and the parents it needs.
 
 The sample is seeded by the run id, so re-running the sampler picks the same units. Strata are
 (content type, target locale) pairs; each pick goes to the stratum whose content type and locale
@@ -11,9 +11,16 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from django.contrib.contenttypes.models import ContentType
+from django.db import IntegrityError, transaction
 from django.db.models import Count
+from django.utils import timezone
+from wagtail.models import Page
 
-from ..models import Unit
+from ..errors import ErrorCode
+from ..models import Run, Unit, UnitStatus
+
+DUPLICATE_MESSAGE = "Another run is already translating this object into this locale."
 
 
 def stratum_sizes(run_id: int) -> dict[tuple[int, int], int]:
@@ -64,3 +71,59 @@ def choose_sample(run_id: int, size: int) -> list[int]:
         )
         chosen.extend(rng.sample(ids, count))
     return sorted(chosen)
+
+
+def promote_canary_sample(run: Run) -> int:
+    """Turn the sampled units of a canary run into pending work; returns how many."""
+    promoted = 0
+    sample = choose_sample(run.pk, run.canary_size or 0)
+    for unit_id in [*ancestor_units(run, sample), *sample]:
+        try:
+            with transaction.atomic():
+                promoted += Unit.objects.filter(pk=unit_id).update(
+                    status=UnitStatus.PENDING, error_code=""
+                )
+        except IntegrityError:  # in flight in another run meanwhile
+            Unit.objects.filter(pk=unit_id).update(
+                error_code=ErrorCode.DUPLICATE_IN_FLIGHT,
+                error_message=DUPLICATE_MESSAGE,
+                finished_at=timezone.now(),
+            )
+    return promoted
+
+
+def ancestor_units(run: Run, unit_ids: list[int]) -> list[int]:
+    """Units of the run for the ancestors of sampled pages, in the same locales.
+
+    A sampled page can only be written under its parent's translation, so a canary also
+    translates (as drafts) the parents it needs, instead of failing the sampled page.
+    """
+    page_type_ids = {
+        ct.pk
+        for ct in ContentType.objects.filter(
+            pk__in=Unit.objects.filter(pk__in=unit_ids).values("content_type_id")
+        )
+        if issubclass(ct.model_class() or object, Page)
+    }
+    sampled = Unit.objects.filter(pk__in=unit_ids, content_type_id__in=page_type_ids)
+    paths = dict(
+        Page.objects.filter(pk__in=[int(u.object_id) for u in sampled]).values_list("pk", "path")
+    )
+    wanted: set[tuple[str, int]] = set()
+    for unit in sampled:
+        path = paths.get(int(unit.object_id), "")
+        for end in range(2 * Page.steplen, len(path), Page.steplen):
+            wanted.add((path[:end], unit.target_locale_id))
+    if not wanted:
+        return []
+    ancestor_keys = dict(
+        Page.objects.filter(path__in={p for p, _ in wanted}).values_list("path", "translation_key")
+    )
+    keys = {(ancestor_keys[p], locale) for p, locale in wanted if p in ancestor_keys}
+    candidates = Unit.objects.filter(
+        run_id=run.pk,
+        object_key__in={key for key, _ in keys},
+        status=UnitStatus.SKIPPED,
+        error_code=ErrorCode.CANARY_NOT_SAMPLED,
+    ).order_by("position")
+    return [u.pk for u in candidates if (u.object_key, u.target_locale_id) in keys]

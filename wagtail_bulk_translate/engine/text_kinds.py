@@ -19,6 +19,8 @@ from __future__ import annotations
 import html
 import re
 
+from django.utils.html import strip_tags
+
 BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
 TAG = re.compile(r"<[^<>]*>")
 
@@ -67,3 +69,8 @@ def is_non_prose(text: str) -> bool:
     if EMAIL.fullmatch(content) or URL.fullmatch(content) or HEX_COLOUR.fullmatch(content):
         return True
     return is_code(content)
+
+
+def plain_text(markup: str) -> str:
+    """Inline HTML as text: tags dropped, entities decoded (what DeepL bills, what slugs use)."""
+    return html.unescape(strip_tags(markup))

@@ -1,13 +1,14 @@
-"""Source segments: the change-detection hash and which strings a target still needs."""
+"""Source segments: extraction, the change-detection hash, and the strings to translate."""
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any
 
 from django.db import models
-from wagtail_localize.models import StringSegment, StringTranslation
+from wagtail_localize.models import StringSegment, TranslationSource
 from wagtail_localize.segments import (
     OverridableSegmentValue,
     RelatedObjectSegmentValue,
@@ -15,11 +16,6 @@ from wagtail_localize.segments import (
     TemplateSegmentValue,
 )
 from wagtail_localize.segments.extract import extract_segments
-
-from ..engine.text_kinds import is_non_prose
-from ..models import Mode
-
-MANUAL = StringTranslation.TRANSLATION_TYPE_MANUAL
 
 
 def segment_hash(segments: list) -> str:
@@ -41,32 +37,36 @@ def segment_hash(segments: list) -> str:
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
 
 
+def extract(instance: models.Model) -> list:
+    return extract_segments(instance)
+
+
 def hash_instance(instance: models.Model) -> tuple[str, list]:
-    segments = extract_segments(instance)
+    segments = extract(instance)
     return segment_hash(segments), segments
+
+
+def related_objects(segments: list) -> dict[int, set[Any]]:
+    """{content type id: translation keys} of the objects the segments refer to (choosers)."""
+    related: dict[int, set[Any]] = {}
+    for segment in segments:
+        if isinstance(segment, RelatedObjectSegmentValue):
+            related.setdefault(segment.content_type.pk, set()).add(segment.translation_key)
+    return related
 
 
 @dataclass(frozen=True)
 class SourceString:
-    string_id: int
-    context_id: int
+    """One string of a source object; ``string_id`` is None when wagtail-localize does not
+    store it (site settings rows have no TranslationSource)."""
+
+    string_id: int | None
+    context_id: int | None
     path: str
     data: str
 
 
-@dataclass
-class StringNeeds:
-    """For one (object, locale): strings to translate and strings resolved without a call."""
-
-    to_translate: list[SourceString] = field(default_factory=list)
-    resolved: dict[SourceString, str] = field(default_factory=dict)
-
-    @property
-    def count(self) -> int:
-        return len(self.to_translate) + len(self.resolved)
-
-
-def load_source_strings(source) -> list[SourceString]:
+def load_source_strings(source: TranslationSource) -> list[SourceString]:
     rows = (
         StringSegment.objects.filter(source=source)
         .order_by("order")
@@ -75,55 +75,10 @@ def load_source_strings(source) -> list[SourceString]:
     return [SourceString(*row) for row in rows]
 
 
-def existing_translations(strings: list[SourceString], locale_ids: list[int]) -> dict:
-    """{(string_id, context_id, locale_id): (translation_type, has_error)} in one query."""
-    if not strings:
-        return {}
-    rows = StringTranslation.objects.filter(
-        translation_of_id__in={s.string_id for s in strings},
-        context_id__in={s.context_id for s in strings},
-        locale_id__in=locale_ids,
-    ).values_list("translation_of_id", "context_id", "locale_id", "translation_type", "has_error")
-    return {(s, c, loc): (kind, err) for s, c, loc, kind, err in rows}
-
-
-def needs_translation(mode: str, existing: tuple[str, bool] | None) -> bool:
-    if existing is None:
-        return True
-    kind, has_error = existing
-    if mode == Mode.OVERWRITE:
-        return True
-    if kind == MANUAL:
-        return False  # a human's translation is never replaced outside overwrite mode
-    return has_error or mode == Mode.REFRESH
-
-
-def is_excluded(path: str, excluded_fields: list[str]) -> bool:
-    return any(path == name or path.startswith(f"{name}.") for name in excluded_fields)
-
-
-def plan_strings(
-    strings: list[SourceString],
-    existing: dict,
-    locale_id: int,
-    *,
-    mode: str,
-    excluded_fields: list[str],
-    slug_value: str | None,
-) -> StringNeeds:
-    """Decide, string by string, what a target locale needs.
-
-    ``slug_value`` is the slug to store for the page's ``slug`` segment (None: translate it).
-    Non-prose strings and excluded fields are copied unchanged instead of paid for.
-    """
-    needs = StringNeeds()
-    for s in strings:
-        if not needs_translation(mode, existing.get((s.string_id, s.context_id, locale_id))):
-            continue
-        if s.path == "slug" and slug_value is not None:
-            needs.resolved[s] = slug_value
-        elif is_excluded(s.path, excluded_fields) or is_non_prose(s.data):
-            needs.resolved[s] = s.data
-        else:
-            needs.to_translate.append(s)
-    return needs
+def unstored_strings(segments: list) -> list[SourceString]:
+    """The strings of segments extracted without a TranslationSource (site settings)."""
+    return [
+        SourceString(None, None, s.path, s.string.data)
+        for s in segments
+        if isinstance(s, StringSegmentValue)
+    ]

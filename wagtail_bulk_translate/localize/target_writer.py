@@ -22,16 +22,10 @@ from django.utils.text import slugify
 from wagtail.coreutils import find_available_slug
 from wagtail.models import DraftStateMixin, Page, RevisionMixin, TranslatableMixin
 from wagtail_localize.fields import copy_synchronised_fields
-from wagtail_localize.models import (
-    StringSegment,
-    Translation,
-    TranslationLog,
-    TranslationSource,
-)
+from wagtail_localize.models import Translation, TranslationLog, TranslationSource
 from wagtail_localize.segments.ingest import ingest_segments
 
 from ..errors import ErrorCode, UnitError
-from ..revert.snapshots import serialize
 
 
 @dataclass(frozen=True)
@@ -39,7 +33,6 @@ class WrittenTarget:
     instance: models.Model
     created: bool
     revision_id: int | None
-    published: bool
     translation_created: bool
 
 
@@ -47,22 +40,9 @@ def can_be_draft(instance: models.Model) -> bool:
     return isinstance(instance, DraftStateMixin)
 
 
-def snapshot_target(target: models.Model | None) -> dict[str, Any]:
-    """What revert needs to restore a target to its state before this unit wrote it."""
-    if target is None:
-        return {"existed": False}
-    state: dict[str, Any] = {"existed": True, "pk": str(target.pk), "content": serialize(target)}
-    if isinstance(target, RevisionMixin):
-        state["latest_revision_id"] = target.latest_revision_id
-    if isinstance(target, DraftStateMixin):
-        state["live"] = target.live
-        state["live_revision_id"] = target.live_revision_id
-    if isinstance(target, Page):
-        state["has_unpublished_changes"] = target.has_unpublished_changes
-    return state
-
-
-def write_target(source: TranslationSource, locale, *, user=None, publish: bool) -> WrittenTarget:
+def write_target(
+    source: TranslationSource, locale: Any, *, user: Any = None, publish: bool
+) -> WrittenTarget:
     """Create or update the translation of ``source`` in ``locale``. Call inside a transaction."""
     original = source.as_instance()
     segments = source._get_segments_for_translation(locale, fallback=True)
@@ -88,10 +68,7 @@ def write_target(source: TranslationSource, locale, *, user=None, publish: bool)
         revision = None
     translation_created = register_translation(source, locale)
     TranslationLog.objects.create(source=source, locale=locale, revision=revision)
-    published = publish or not isinstance(target, DraftStateMixin)
-    return WrittenTarget(
-        target, created, getattr(revision, "pk", None), published, translation_created
-    )
+    return WrittenTarget(target, created, getattr(revision, "pk", None), translation_created)
 
 
 # The target's own publishing and locking state, which wagtail-localize would otherwise copy
@@ -120,7 +97,7 @@ def copy_synchronised_fields_keeping_state(original: models.Model, target: model
         setattr(target, name, value)
 
 
-def register_translation(source: TranslationSource, locale) -> bool:
+def register_translation(source: TranslationSource, locale: Any) -> bool:
     """Make the target a synced wagtail-localize translation, as its own buttons would.
 
     Editors then fix machine output in wagtail-localize's translation editor, and later runs
@@ -132,11 +109,11 @@ def register_translation(source: TranslationSource, locale) -> bool:
     return created
 
 
-def translated_slug(segments) -> str | None:
+def translated_slug(segments: list) -> str | None:
     return next((s.string.data for s in segments if getattr(s, "path", None) == "slug"), None)
 
 
-def new_target(original: models.Model, locale, slug: str | None = None) -> models.Model:
+def new_target(original: Any, locale: Any, slug: str | None = None) -> Any:
     if isinstance(original, Page):
         return new_page(original, locale, slug or original.slug)
     target = original.copy_for_translation(locale)
@@ -151,7 +128,7 @@ def new_target(original: models.Model, locale, slug: str | None = None) -> model
     return target
 
 
-def new_page(original: Page, locale, slug: str) -> Page:
+def new_page(original: Page, locale: Any, slug: str) -> Page:
     """Create the page under its parent's translation, with its final slug from the start.
 
     Unlike ``copy_for_translation``, the slug never changes after creation (a slug change
@@ -191,15 +168,17 @@ def page_slug(value: str) -> str:
     return slugify(value, allow_unicode=True)[:limit].strip("-")
 
 
-def move_child_to_locale(locale):
-    def process_child_object(original_page, page_copy, child_relation, child_object):
+def move_child_to_locale(locale: Any) -> Any:
+    def process_child_object(
+        original_page: Any, page_copy: Any, child_relation: Any, child_object: Any
+    ) -> None:
         if isinstance(child_object, TranslatableMixin):
             child_object.locale = locale
 
     return process_child_object
 
 
-def save_page(page: Page, *, user, publish: bool, keep_row: bool):
+def save_page(page: Page, *, user: Any, publish: bool, keep_row: bool) -> Any:
     if page.alias_of_id:
         page.alias_of_id = None
         page.save(update_fields=["alias_of_id"], clean=False)
@@ -219,7 +198,7 @@ def save_page(page: Page, *, user, publish: bool, keep_row: bool):
     return revision
 
 
-def save_draftable(instance: DraftStateMixin, *, user, publish: bool, was_live: bool):
+def save_draftable(instance: Any, *, user: Any, publish: bool, was_live: bool) -> Any:
     if was_live and not publish:
         return instance.save_revision(user=user)
     if not was_live:
@@ -230,18 +209,3 @@ def save_draftable(instance: DraftStateMixin, *, user, publish: bool, was_live: 
     if publish:
         revision.publish(user=user, skip_permission_checks=True)
     return revision
-
-
-def check_complete(source: TranslationSource, locale) -> None:
-    """Refuse to write a target while any string of the source lacks a valid translation."""
-    missing = (
-        StringSegment.objects.filter(source=source)
-        .annotate_translation(locale)
-        .filter(translation__isnull=True)
-        .count()
-    )
-    if missing:
-        raise UnitError(
-            ErrorCode.TRANSLATOR_ERROR,
-            f"{missing} string(s) have no valid translation; the target was not written.",
-        )

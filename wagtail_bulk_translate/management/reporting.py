@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..models import Run, UnitStatus
+from ..runs.preflight import Preflight
 
 BAR_WIDTH = 30
 
@@ -39,7 +40,7 @@ def format_summary(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def format_preflight(result) -> str:
+def format_preflight(result: Preflight) -> str:
     kind = "exact" if result.exact else f"estimated from {result.sampled_objects} objects"
     lines = [f"Units: {result.units_total}"]
     for label, objects in result.objects_by_model.items():
@@ -53,6 +54,7 @@ def format_preflight(result) -> str:
         f"at {result.price_per_million} {result.currency} per million characters"
     )
     if result.usage:
-        lines.append(f"Translator usage: {result.usage}")
+        used, limit = result.usage.characters_used, result.usage.character_limit
+        lines.append(f"Translator usage: {used} of {limit or 'unlimited'} characters")
     lines.extend(f"Warning: {warning}" for warning in result.warnings)
     return "\n".join(lines)

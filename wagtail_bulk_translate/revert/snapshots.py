@@ -45,7 +45,7 @@ def serialize(instance: models.Model) -> dict[str, Any]:
 
 def restore(instance: models.Model, data: dict[str, Any]) -> models.Model:
     """Put serialized content back on ``instance`` (tree position and identity kept)."""
-    model = type(instance)
+    model: Any = type(instance)
     if issubclass(model, ClusterableModel):
         saved = model.from_serializable_data(data, check_fks=False, strict_fks=False)
     else:

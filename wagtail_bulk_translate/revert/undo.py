@@ -19,17 +19,20 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
 
 from django.db import models, transaction
 from django.utils import timezone
 from wagtail.models import DraftStateMixin, Page, RevisionMixin
-from wagtail_localize.models import StringTranslation, Translation
 
+from .. import schedule
 from ..conf import get_settings
 from ..errors import RunConfigurationError
-from ..models import Run, RunStatus, Unit, UnitStatus
+from ..localize.sources import delete_translation_record
+from ..localize.strings import restore_string_translations
+from ..models import Run, RunStatus, Unit, UnitQuerySet, UnitStatus
+from ..objects import find_object
 from .snapshots import restore, row_fingerprint
+from .state import RevertState
 
 REVERTIBLE = (RunStatus.SUCCEEDED, RunStatus.PARTIAL, RunStatus.FAILED, RunStatus.CANCELLED)
 BATCH_SIZE = 50
@@ -41,8 +44,6 @@ class RevertRefused(Exception):
 
 def start_revert(run_id: int) -> Run:
     """Check a run can be reverted, mark it, and queue the background revert."""
-    from ..tasks import configured, revert_units
-
     run = Run.objects.get(pk=run_id)
     check_revertible(run)
     with transaction.atomic():
@@ -51,7 +52,7 @@ def start_revert(run_id: int) -> Run:
         )
         if not started:
             raise RunConfigurationError("This run is already being reverted.")
-        transaction.on_commit(lambda: configured(revert_units).enqueue(run_id))
+        transaction.on_commit(lambda: schedule.revert_in_background(run_id))
     run.refresh_from_db()
     return run
 
@@ -71,6 +72,14 @@ def check_revertible(run: Run) -> None:
         )
 
 
+def revert_and_continue(run_id: int) -> bool:
+    """One revert task: revert for a time budget, then queue the rest; True when all are done."""
+    done = revert_some(run_id, get_settings().WORKER_TIME_BUDGET_SECONDS)
+    if not done:
+        schedule.revert_in_background(run_id)
+    return done
+
+
 def revert_some(run_id: int, time_budget: float = 30) -> bool:
     """Revert units of a run for up to ``time_budget`` seconds; True when all are done."""
     deadline = time.monotonic() + time_budget
@@ -84,7 +93,7 @@ def revert_some(run_id: int, time_budget: float = 30) -> bool:
     return False
 
 
-def units_to_revert(run_id: int):
+def units_to_revert(run_id: int) -> UnitQuerySet:
     return (
         Unit.objects.filter(
             run_id=run_id,
@@ -111,67 +120,52 @@ def revert_unit(unit: Unit) -> bool:
 
 
 def undo_write(unit: Unit) -> None:
-    state: dict[str, Any] = unit.revert_state or {}
+    state = RevertState.from_json(unit.revert_state or {})
     target = load_target(unit)
-    created = state.get("created") or not state.get("existed", True)
     if target is None:
-        if created:
-            restore_strings(unit, state.get("strings") or {})
+        if state.target_created:
+            restore_string_translations(state.strings, unit.target_locale_id)
             return
         raise RevertRefused("The target was deleted after the run; nothing to restore.")
-    if state.get("written") and row_fingerprint(target) != state["written"]:
+    if state.written and row_fingerprint(target) != state.written:
         raise RevertRefused("The target changed after this run wrote it; it was left as it is.")
-    if created:
+    if state.target_created:
         delete_target(unit, target, state)
     else:
         restore_target(target, state)
-    restore_strings(unit, state.get("strings") or {})
+    restore_string_translations(state.strings, unit.target_locale_id)
 
 
 def load_target(unit: Unit) -> models.Model | None:
     if not unit.target_object_id:
         return None
     model = unit.content_type.model_class()
-    target = model._default_manager.filter(pk=unit.target_object_id).first()
-    if isinstance(target, Page):
-        target = target.specific
-    return target
+    return find_object(model, unit.target_object_id) if model is not None else None
 
 
-def delete_target(unit: Unit, target: models.Model, state: dict[str, Any]) -> None:
+def delete_target(unit: Unit, target: models.Model, state: RevertState) -> None:
     if isinstance(target, Page) and target.get_children().exists():
         raise RevertRefused(
             "Pages under this page were kept (added or edited after the run), so it was kept too."
         )
     target.delete()
-    if state.get("translation_created"):
-        Translation.objects.filter(
-            source__object_id=unit.object_key, target_locale=unit.target_locale
-        ).delete()
+    if state.translation_created:
+        delete_translation_record(unit.object_key, unit.target_locale_id)
 
 
-def restore_target(target: models.Model, state: dict[str, Any]) -> None:
-    restore(target, state["content"])
-    if isinstance(target, RevisionMixin) and "latest_revision_id" in state:
-        target.latest_revision_id = state["latest_revision_id"]
-    if isinstance(target, DraftStateMixin) and "live" in state:
-        target.live = state["live"]
-        target.live_revision_id = state["live_revision_id"]
+def restore_target(target: models.Model, state: RevertState) -> None:
+    before = state.before
+    restore(target, before.content or {})
+    if isinstance(target, RevisionMixin):
+        target.latest_revision_id = before.latest_revision_id
+    if isinstance(target, DraftStateMixin) and before.live is not None:
+        target.live = before.live
+        target.live_revision_id = before.live_revision_id
     if isinstance(target, Page):
-        target.has_unpublished_changes = state.get("has_unpublished_changes", False)
+        target.has_unpublished_changes = bool(before.has_unpublished_changes)
         target.save(clean=False)
     else:
         target.save()
-
-
-def restore_strings(unit: Unit, changes: dict[str, list]) -> None:
-    for string_id, context_id in changes.get("created", []):
-        StringTranslation.objects.filter(
-            translation_of_id=string_id, context_id=context_id, locale=unit.target_locale
-        ).delete()
-    for previous in changes.get("updated", []):
-        fields = {k: v for k, v in previous.items() if k != "id"}
-        StringTranslation.objects.filter(pk=previous["id"]).update(**fields)
 
 
 @dataclass(frozen=True)

@@ -1,24 +1,24 @@
-"""What editors (admin, command line) and the engine do to a run once it exists.
+"""What editors do to a run once it exists: cancel it, retry its failed units, promote a canary.
 
-Cancel, pause/resume, stop on a configuration error, retry failed units and promote a canary.
 Every transition is a compare-and-set on the run's status, so concurrent calls (two editors, an
-editor and a worker) cannot both apply. Revert lives in :mod:`wagtail_bulk_translate.revert`.
+editor and a worker) cannot both apply. Pause and resume live in :mod:`..engine.pauses` (the
+engine pauses runs too), revert in :mod:`..revert.undo`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
+from django.contrib.contenttypes.models import ContentType
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
-from django.db.models.functions import Now
 from django.utils import timezone
 
+from .. import schedule
 from ..errors import ErrorCode, RunConfigurationError
-from ..models import Run, RunStatus, Unit, UnitStatus
-from ..scope.enumeration import resolve_model
-
-ACTIVE = (RunStatus.PENDING, RunStatus.RUNNING)
+from ..models import Run, RunStatus, Unit, UnitQuerySet, UnitStatus
+from ..scope.definition import resolve_model
 
 
 def cancel_run(run_id: int) -> int:
@@ -27,72 +27,15 @@ def cancel_run(run_id: int) -> int:
     Returns the number of units cancelled. Raises RunConfigurationError if the run is over.
     """
     with transaction.atomic():
-        updated = Run.objects.filter(pk=run_id, status__in=[*ACTIVE, RunStatus.PAUSED]).update(
-            status=RunStatus.CANCELLED, finished_at=timezone.now()
+        updated = (
+            Run.objects.active()
+            .filter(pk=run_id)
+            .update(status=RunStatus.CANCELLED, finished_at=timezone.now())
         )
         if not updated:
             raise RunConfigurationError("Only a pending, running or paused run can be cancelled.")
-        return cancel_pending_units(run_id, ErrorCode.CANCELLED, "The run was cancelled.")
-
-
-def cancel_pending_units(run_id: int, code: str, message: str) -> int:
-    return Unit.objects.filter(run_id=run_id, status=UnitStatus.PENDING).update(
-        status=UnitStatus.CANCELLED,
-        error_code=code,
-        error_message=message,
-        finished_at=timezone.now(),
-    )
-
-
-def pause_run(run_id: int, *, code: str = "", message: str = "") -> bool:
-    """Stop handing out work; units in flight finish. False if the run was not active."""
-    # heartbeat_at marks when it paused: the janitor retries quota pauses after a while.
-    return bool(
-        Run.objects.filter(pk=run_id, status__in=ACTIVE).update(
-            status=RunStatus.PAUSED, error_code=code, error_message=message, heartbeat_at=Now()
-        )
-    )
-
-
-def resume_run(run_id: int) -> bool:
-    """Resume a paused run: its coordinator (if enumeration was cut short) and workers."""
-    from ..tasks import enqueue_coordinator, enqueue_workers, ensure_janitor
-
-    with transaction.atomic():
-        updated = Run.objects.filter(pk=run_id, status=RunStatus.PAUSED).update(
-            status=RunStatus.RUNNING,
-            error_code="",
-            error_message="",
-            coordinator_token=None,
-            coordinator_lease_expires_at=None,
-            heartbeat_at=timezone.now(),
-        )
-        if not updated:
-            return False
-        run = Run.objects.get(pk=run_id)
-        claimable = run.units.filter(status=UnitStatus.PENDING).count()
-        transaction.on_commit(lambda: enqueue_workers(run_id, max(claimable, 1)))
-        transaction.on_commit(ensure_janitor)
-        if not run.enumeration_done:
-            transaction.on_commit(lambda: enqueue_coordinator(run_id))
-    return True
-
-
-def stop_run(run_id: int, code: str, message: str) -> bool:
-    """End a run early with one clear reason (bad credentials, bad configuration).
-
-    Its pending units are cancelled with the same reason instead of failing one by one.
-    """
-    with transaction.atomic():
-        updated = Run.objects.filter(pk=run_id, status__in=[*ACTIVE, RunStatus.PAUSED]).update(
-            status=RunStatus.FAILED,
-            error_code=code,
-            error_message=message,
-            finished_at=timezone.now(),
-        )
-        if updated:
-            cancel_pending_units(run_id, code, f"Not attempted: {message}")
-    return bool(updated)
+        units = Unit.objects.filter(run_id=run_id)
+        return units.cancel_pending(ErrorCode.CANCELLED, "The run was cancelled.")
 
 
 def retry_failed(
@@ -107,8 +50,6 @@ def retry_failed(
     A finished run reopens. Units whose (object, locale) is in flight in another run stay
     failed. Returns the number of units queued again.
     """
-    from ..tasks import enqueue_workers, ensure_janitor
-
     units = failed_units(run_id, models, locales, error_codes)
     with transaction.atomic():
         run = Run.objects.select_for_update().get(pk=run_id)
@@ -125,19 +66,21 @@ def retry_failed(
                 "",
             )
             run.save(update_fields=["status", "finished_at", "error_code", "error_message"])
-        transaction.on_commit(lambda: enqueue_workers(run_id, queued))
-        transaction.on_commit(ensure_janitor)
+        transaction.on_commit(lambda: schedule.start_workers(run_id, queued))
+        transaction.on_commit(schedule.ensure_janitor)
     return queued
 
 
-def failed_units(run_id: int, models: Iterable[str], locales: Iterable[str], error_codes):
+def failed_units(
+    run_id: int, models: Iterable[str], locales: Iterable[str], error_codes: Iterable[str]
+) -> UnitQuerySet:
     # Units a configuration error stopped before they ran come back with the failed ones.
     units = Unit.objects.filter(
         Q(status=UnitStatus.FAILED)
         | Q(status=UnitStatus.CANCELLED, error_code=ErrorCode.AUTH_CONFIG),
         run_id=run_id,
     )
-    content_types = [content_type_for(label) for label in models]
+    content_types = [ContentType.objects.get_for_model(resolve_model(label)) for label in models]
     if content_types:
         units = units.filter(content_type__in=content_types)
     if locales := list(locales):
@@ -147,14 +90,7 @@ def failed_units(run_id: int, models: Iterable[str], locales: Iterable[str], err
     return units
 
 
-def content_type_for(label: str):
-    from django.contrib.contenttypes.models import ContentType
-
-    model = resolve_model(label)
-    return ContentType.objects.get_for_model(model)
-
-
-def requeue_units(units) -> int:
+def requeue_units(units: UnitQuerySet) -> int:
     in_flight_elsewhere = Unit.objects.filter(
         object_key=OuterRef("object_key"),
         target_locale_id=OuterRef("target_locale_id"),
@@ -162,14 +98,7 @@ def requeue_units(units) -> int:
     )
     try:
         with transaction.atomic():
-            return units.exclude(Exists(in_flight_elsewhere)).update(
-                status=UnitStatus.PENDING,
-                attempts=0,
-                available_after=None,
-                error_code="",
-                error_message="",
-                finished_at=None,
-            )
+            return units.exclude(Exists(in_flight_elsewhere)).requeue()
     except IntegrityError:  # another run claimed one of these objects meanwhile: go one by one
         return sum(requeue_one(pk) for pk in units.values_list("pk", flat=True))
 
@@ -177,26 +106,17 @@ def requeue_units(units) -> int:
 def requeue_one(unit_id: int) -> int:
     try:
         with transaction.atomic():
-            return Unit.objects.filter(pk=unit_id).update(
-                status=UnitStatus.PENDING,
-                attempts=0,
-                available_after=None,
-                error_code="",
-                error_message="",
-                finished_at=None,
-            )
+            return Unit.objects.filter(pk=unit_id).requeue()
     except IntegrityError:
         return 0
 
 
-def promote_canary(run_id: int, user=None) -> Run:
+def promote_canary(run_id: int, user: Any = None) -> Run:
     """Start the full run of a finished canary, with the same settings.
 
     The canary's strings are already stored as translations, and its drafts are already
     written, so the full run neither calls the translator for them again nor bills them twice.
     """
-    from ..tasks import enqueue_coordinator
-
     canary = Run.objects.prefetch_related("target_locales").get(pk=run_id)
     if not canary.is_canary:
         raise RunConfigurationError("Only a canary run can be promoted.")
@@ -218,5 +138,5 @@ def promote_canary(run_id: int, user=None) -> Run:
             created_by=user,
         )
         run.target_locales.set(canary.target_locales.all())
-        transaction.on_commit(lambda: enqueue_coordinator(run.pk))
+        transaction.on_commit(lambda: schedule.start_coordinator(run.pk))
     return run

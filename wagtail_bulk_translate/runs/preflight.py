@@ -10,23 +10,24 @@ translation memory: text already translated into a locale anywhere on the site c
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
-from html import unescape
 from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
-from django.utils.html import strip_tags
-from wagtail.models import Locale, Page
-from wagtail_localize.models import StringTranslation
-from wagtail_localize.segments import StringSegmentValue
-from wagtail_localize.segments.extract import extract_segments
+from wagtail.models import Locale
 
 from ..conf import get_settings
-from ..engine.text_kinds import is_non_prose
-from ..localize.segments import is_excluded
+from ..engine.plan import copied_value
+from ..engine.text_kinds import plain_text
+from ..localize.segments import extract, unstored_strings
+from ..localize.strings import translation_memory
 from ..models import Mode
-from ..scope.enumeration import Scope, ScopedObject, iter_scope, model_label, validate_scope
+from ..objects import find_by_content_type
+from ..scope.definition import Scope, model_label, validate_scope
+from ..scope.enumeration import ScopedObject, iter_scope
+from ..translators.base import Usage
 from ..translators.loading import build_translator, pinned_translator
 from .start import resolve_locale, resolve_targets
 
@@ -45,7 +46,7 @@ class Preflight:
     price_per_million: Decimal
     currency: str
     unsupported_locales: list[str] = field(default_factory=list)
-    usage: dict[str, Any] | None = None
+    usage: Usage | None = None
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -71,7 +72,7 @@ class Preflight:
             "currency": self.currency,
             "price_per_million": str(self.price_per_million),
             "unsupported_locales": self.unsupported_locales,
-            "usage": self.usage,
+            "usage": self.usage.as_dict() if self.usage else None,
             "warnings": self.warnings,
         }
 
@@ -79,7 +80,7 @@ class Preflight:
 def preflight(
     scope: Scope | dict[str, Any],
     source_locale: Locale | str,
-    target_locales,
+    target_locales: Iterable[Locale | str],
     *,
     mode: str = Mode.CHANGED,
     sample_size: int = DEFAULT_SAMPLE_SIZE,
@@ -115,7 +116,9 @@ def preflight(
     return result
 
 
-def count_by_model(objects: list[ScopedObject], targets: list[Locale]):
+def count_by_model(
+    objects: list[ScopedObject], targets: list[Locale]
+) -> tuple[dict[str, int], dict[str, int]]:
     target_ids = {locale.pk for locale in targets}
     objects_by_type: Counter[int] = Counter()
     units_by_type: Counter[int] = Counter()
@@ -124,7 +127,7 @@ def count_by_model(objects: list[ScopedObject], targets: list[Locale]):
         wanted = target_ids if obj.target_locale_ids is None else target_ids & obj.target_locale_ids
         units_by_type[obj.content_type_id] += len(wanted)
     labels = {
-        ct.pk: model_label(ct.model_class())
+        ct.pk: model_label(ct.model_class() or ContentType)
         for ct in ContentType.objects.filter(pk__in=objects_by_type)
     }
     return (
@@ -141,49 +144,33 @@ def spread_sample(objects: list[ScopedObject], size: int) -> list[ScopedObject]:
 
 
 def sample_texts(sample: list[ScopedObject]) -> set[str]:
-    """Distinct texts the translator would be sent for these objects (any locale)."""
+    """Distinct texts the translator would be sent for these objects (any locale): the engine's
+    own plan, without the slug (never billed by the default policies)."""
     excluded = get_settings().EXCLUDE_FIELDS
     texts: set[str] = set()
     for obj in sample:
-        instance = load(obj)
+        instance = find_by_content_type(obj.content_type_id, obj.object_id)
         if instance is None:
             continue
         skip = excluded.get(model_label(type(instance)), [])
-        for segment in extract_segments(instance):
-            if not isinstance(segment, StringSegmentValue) or segment.path == "slug":
-                continue
-            text = segment.string.data
-            if not is_excluded(segment.path, skip) and not is_non_prose(text):
-                texts.add(text)
+        for string in unstored_strings(extract(instance)):
+            if string.path != "slug" and copied_value(string, excluded_fields=skip) is None:
+                texts.add(string.data)
     return texts
-
-
-def load(obj: ScopedObject):
-    model = ContentType.objects.get_for_id(obj.content_type_id).model_class()
-    instance = model._default_manager.filter(pk=obj.object_id).first()
-    return instance.specific if isinstance(instance, Page) else instance
 
 
 def untranslated(texts: set[str], source: Locale, locale: Locale) -> set[str]:
     """Texts with no valid translation into ``locale`` anywhere on the site."""
-    known = set()
+    known: set[str] = set()
     pending = list(texts)
     for start in range(0, len(pending), 500):
-        chunk = pending[start : start + 500]
-        known.update(
-            StringTranslation.objects.filter(
-                translation_of__locale=source,
-                translation_of__data__in=chunk,
-                locale=locale,
-                has_error=False,
-            ).values_list("translation_of__data", flat=True)
-        )
+        known.update(translation_memory(source.pk, pending[start : start + 500], locale.pk))
     return texts - known
 
 
 def billed_length(text: str) -> int:
     """Characters as DeepL bills them: the text, not the markup around it."""
-    return len(unescape(strip_tags(text)))
+    return len(plain_text(text))
 
 
 def check_translator(result: Preflight, source: Locale, targets: list[Locale]) -> None:
@@ -200,19 +187,16 @@ def check_translator(result: Preflight, source: Locale, targets: list[Locale]) -
         result.warnings.append(
             "The translator cannot translate into: " + ", ".join(result.unsupported_locales)
         )
-    usage = getattr(translator, "usage", None)
-    if callable(usage):
-        try:
-            result.usage = usage()
-        except Exception as err:
-            result.warnings.append(f"The translator's usage could not be read: {err}")
-    if result.usage and result.usage.get("limit"):
-        left = result.usage["limit"] - result.usage.get("used", 0)
-        if result.total_characters > left:
-            result.warnings.append(
-                f"About {result.total_characters} characters to translate, but only {left} "
-                "are left in the translator's quota: the run will pause when it runs out."
-            )
+    try:
+        result.usage = translator.usage()
+    except Exception as err:  # the quota is information here: a failure is a warning
+        result.warnings.append(f"The translator's usage could not be read: {err}")
+    left = result.usage.remaining if result.usage else None
+    if left is not None and result.total_characters > left:
+        result.warnings.append(
+            f"About {result.total_characters} characters to translate, but only {left} "
+            "are left in the translator's quota: the run will pause when it runs out."
+        )
     if not result.exact:
         result.warnings.append(
             f"Strings and characters are estimated from {result.sampled_objects} objects."

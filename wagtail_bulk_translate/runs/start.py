@@ -1,19 +1,18 @@
-"""Starting runs and reporting on them: the API the admin and the command line share."""
+"""Starting a run: validate the request, pin the translator, create the run, queue its work."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
 
-from django.db import transaction
-from django.db.models import Count
-from django.utils import timezone
+from django.db import models, transaction
 from wagtail.models import Locale
 
-from ..conf import SLUG_POLICIES, get_settings
+from .. import schedule
+from ..conf import get_settings
 from ..errors import RunConfigurationError
-from ..models import ContentSource, Mode, PublishPolicy, Run
-from ..scope.enumeration import Scope, validate_scope
+from ..models import ContentSource, Mode, PublishPolicy, Run, SlugPolicy
+from ..scope.definition import Scope, validate_scope
 from ..translators.loading import build_translator, pinned_translator
 
 
@@ -42,8 +41,8 @@ def resolve_targets(values: Iterable[Locale | str], source: Locale) -> list[Loca
     return targets
 
 
-def check_choice(value: str, choices, name: str) -> None:
-    values = list(getattr(choices, "values", choices))
+def check_choice(value: str, choices: type[models.TextChoices], name: str) -> None:
+    values = list(choices.values)
     if value not in values:
         raise RunConfigurationError(f"Unknown {name} {value!r}: choose one of {', '.join(values)}.")
 
@@ -57,15 +56,13 @@ def start_run(
     publish_policy: str = PublishPolicy.DRAFT,
     content_source: str = ContentSource.LIVE,
     canary_size: int | None = None,
-    user=None,
+    user: Any = None,
 ) -> Run:
     """Validate the request, create the run and queue its coordinator.
 
     Raises RunConfigurationError or ScopeError with an editor-readable message; nothing is
     created in that case.
     """
-    from ..tasks import enqueue_coordinator
-
     scope = scope if isinstance(scope, Scope) else Scope.from_json(scope)
     source = resolve_locale(source_locale)
     targets = resolve_targets(target_locales, source)
@@ -73,7 +70,7 @@ def start_run(
     check_choice(publish_policy, PublishPolicy, "publish policy")
     check_choice(content_source, ContentSource, "content source")
     slug_policy = get_settings().SLUG_POLICY
-    check_choice(slug_policy, SLUG_POLICIES, "slug policy")
+    check_choice(slug_policy, SlugPolicy, "slug policy")
     if canary_size is not None and canary_size < 1:
         raise RunConfigurationError("A canary needs at least one unit.")
     validate_scope(scope, source)
@@ -93,11 +90,13 @@ def start_run(
             created_by=user,
         )
         run.target_locales.set(targets)
-        transaction.on_commit(lambda: enqueue_coordinator(run.pk))
+        transaction.on_commit(lambda: schedule.start_coordinator(run.pk))
     return run
 
 
-def refuse_unsupported_locales(class_path: str, options, source: Locale, targets) -> None:
+def refuse_unsupported_locales(
+    class_path: str, options: dict[str, Any], source: Locale, targets: list[Locale]
+) -> None:
     """Refuse a run into locales the translator cannot do, before thousands of failures."""
     try:
         translator = build_translator(class_path, options)
@@ -109,59 +108,3 @@ def refuse_unsupported_locales(class_path: str, options, source: Locale, targets
             f"The translator cannot translate from {source.language_code} into "
             f"{', '.join(unsupported)}. Remove those locales or configure another translator."
         )
-
-
-def run_summary(run: Run) -> dict[str, Any]:
-    """A JSON-serialisable report of a run (used by `bulk_translate status --json`)."""
-    run.refresh_from_db()
-    totals = run.unit_totals()
-    duration = None
-    if run.started_at:
-        end = run.finished_at or timezone.now()
-        duration = round((end - run.started_at).total_seconds(), 1)
-    return {
-        "id": run.pk,
-        "status": run.status,
-        "mode": run.mode,
-        "canary": run.is_canary,
-        "canary_size": run.canary_size,
-        "publish_policy": run.publish_policy,
-        "source_locale": run.source_locale.language_code,
-        "target_locales": sorted(run.target_locales.values_list("language_code", flat=True)),
-        "enumeration_done": run.enumeration_done,
-        "units_total": run.units_total,
-        "units": run.unit_counts(),
-        "units_by_locale": units_by_locale(run),
-        "strings_translated": totals["strings_translated"],
-        "billed_characters": totals["billed_characters"],
-        "errors": error_breakdown(run),
-        "created_at": run.created_at.isoformat(),
-        "started_at": run.started_at.isoformat() if run.started_at else None,
-        "finished_at": run.finished_at.isoformat() if run.finished_at else None,
-        "duration_seconds": duration,
-        "error_code": run.error_code,
-        "error_message": run.error_message,
-    }
-
-
-def units_by_locale(run: Run) -> dict[str, dict[str, int]]:
-    """{locale code: {unit status: count}}, statuses without units left out."""
-    rows = (
-        run.units.values_list("target_locale__language_code", "status")
-        .annotate(n=Count("pk"))
-        .order_by()
-    )
-    result: dict[str, dict[str, int]] = {}
-    for code, status, n in rows:
-        result.setdefault(code, {})[status] = n
-    return {code: result[code] for code in sorted(result)}
-
-
-def error_breakdown(run: Run) -> dict[str, int]:
-    rows = (
-        run.units.exclude(error_code="")
-        .values_list("error_code")
-        .annotate(n=Count("pk"))
-        .order_by()
-    )
-    return dict(rows)

@@ -1,17 +1,7 @@
-"""What a run translates, and the streaming enumeration of it.
+"""The streaming enumeration of a scope, resumable from an exact cursor.
 
-A scope is plain JSON stored on the run::
-
-    {
-        "pages": [{"id": 3, "descendants": true}],   # page subtrees (or single pages)
-        "snippets": ["demo.Category"],               # every row of these models
-        "settings": ["demo.SiteBranding"],           # translatable or per-site settings
-        "objects": [["demo.Category", "7"]],         # an explicit list (bulk actions)
-        "exclude_models": ["demo.LandingPage"],
-    }
-
-Enumeration walks it as a fixed list of *segments* (snippets and settings first, so pages that
-refer to them find their translations; then each page subtree in tree order, parents before
+Enumeration walks a scope as a fixed list of *segments* (snippets and settings first, so pages
+that refer to them find their translations; then each page subtree in tree order, parents before
 children; then explicit objects). Each segment is read with keyset pagination, so a cursor
 ``{"segment": i, "after": key, "position": n}`` resumes exactly where a tick stopped.
 """
@@ -20,45 +10,21 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from django.apps import apps
 from django.contrib.contenttypes.models import ContentType
-from django.core.exceptions import ValidationError
 from django.db import models
-from wagtail.models import Locale, Page, TranslatableMixin
+from wagtail.models import Locale, Page
 
-from ..errors import ScopeError
-from ..translatable_settings import (
-    is_site_setting,
-    is_translatable_generic_setting,
-    site_locale_map,
-)
+from ..objects import objects_by_pk
+from ..translatable_settings import is_site_setting, site_locale_map
+from .definition import Scope, resolve_model
 
 SITE_SETTING_KEY_NAMESPACE = uuid.UUID("5d3c1b52-7b7a-4c3e-9d0e-0c3c0f6a5b21")
 
-
-@dataclass
-class Scope:
-    pages: list[dict[str, Any]] = field(default_factory=list)
-    snippets: list[str] = field(default_factory=list)
-    settings: list[str] = field(default_factory=list)
-    objects: list[list[str]] = field(default_factory=list)
-    exclude_models: list[str] = field(default_factory=list)
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Scope:
-        unknown = set(data) - {"pages", "snippets", "settings", "objects", "exclude_models"}
-        if unknown:
-            raise ScopeError(f"Unknown scope keys: {', '.join(sorted(unknown))}.")
-        return cls(**data)
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-    def is_empty(self) -> bool:
-        return not (self.pages or self.snippets or self.settings or self.objects)
+# What a segment reader returns: objects read, the last key read, whether the segment is over.
+Read = tuple[list["ScopedObject"], Any, bool]
 
 
 @dataclass(frozen=True)
@@ -79,94 +45,16 @@ class Batch:
     done: bool
 
 
-def resolve_model(label: str) -> type[models.Model]:
-    try:
-        return apps.get_model(label)
-    except (LookupError, ValueError) as err:
-        raise ScopeError(f"Unknown model {label!r}: use 'app_label.ModelName'.") from err
-
-
-def model_label(model: type[models.Model]) -> str:
-    return f"{model._meta.app_label}.{model.__name__}"
-
-
-def check_translatable(model: type[models.Model]) -> None:
-    if issubclass(model, TranslatableMixin) or is_site_setting(model):
-        return
-    raise ScopeError(
-        f"{model_label(model)} cannot be translated: it is not a TranslatableMixin model "
-        "(nor a per-site setting). Make it translatable or remove it from the scope."
-    )
-
-
-def validate_scope(scope: Scope, source_locale: Locale) -> None:
-    """Raise ScopeError with an editor-readable message if the scope cannot be enumerated."""
-    if scope.is_empty():
-        raise ScopeError("The scope is empty: choose pages, snippets, settings or objects.")
-    for label in [*scope.snippets, *scope.settings, *scope.exclude_models]:
-        resolve_model(label)
-    for label in [*scope.snippets, *scope.settings]:
-        check_translatable(resolve_model(label))
-    for label in scope.settings:
-        model = resolve_model(label)
-        if not (is_translatable_generic_setting(model) or is_site_setting(model)):
-            raise ScopeError(f"{label} is not a settings model.")
-    for root in scope.pages:
-        validate_page_root(root, source_locale)
-    for item in scope.objects:
-        validate_explicit_object(item, source_locale)
-
-
-def find(model: type[models.Model], pk: Any) -> models.Model | None:
-    """The object with this primary key, or None (also for a pk of the wrong type)."""
-    try:
-        return model._default_manager.filter(pk=pk).first()
-    except (ValueError, TypeError, ValidationError):
-        return None
-
-
 def pages_in_tree_order(items: list, loaded: dict) -> list:
     """Pages sorted by tree position (parents first) in the slots pages occupy; other objects
     stay where the editor listed them."""
 
-    def page_of(item):
+    def page_of(item: list) -> Page | None:
         obj = loaded.get((item[0], str(item[1])))
         return obj if isinstance(obj, Page) else None
 
     pages = iter(sorted((i for i in items if page_of(i)), key=lambda i: page_of(i).path))
     return [next(pages) if page_of(item) else item for item in items]
-
-
-def find_type_ok(model: type[models.Model], pk: Any) -> bool:
-    """Whether ``pk`` is a valid primary key value for ``model`` (e.g. not "abc" for ints)."""
-    try:
-        model._meta.pk.to_python(pk)
-    except (ValueError, TypeError, ValidationError):
-        return False
-    return True
-
-
-def validate_page_root(root: dict[str, Any], source_locale: Locale) -> None:
-    page = find(Page, root.get("id"))
-    if page is None:
-        raise ScopeError(f"Page {root.get('id')!r} does not exist.")
-    if page.locale_id != source_locale.pk:
-        raise ScopeError(
-            f"Page {page.title!r} is in {page.locale}, not in the source locale {source_locale}."
-        )
-
-
-def validate_explicit_object(item: list[str], source_locale: Locale) -> None:
-    if len(item) != 2:
-        raise ScopeError(f"Explicit objects are [model label, pk] pairs, got {item!r}.")
-    label, pk = item
-    model = resolve_model(label)
-    check_translatable(model)
-    obj = find(model, pk)
-    if obj is None:
-        raise ScopeError(f"{label} {pk} does not exist.")
-    if isinstance(obj, TranslatableMixin) and obj.locale_id != source_locale.pk:
-        raise ScopeError(f"{label} {pk} is not in the source locale {source_locale}.")
 
 
 class Enumerator:
@@ -231,19 +119,19 @@ class Enumerator:
         cursor["position"] += len(found)
         return Batch(found, cursor, done=cursor["segment"] >= len(self.segments))
 
-    def _read(self, kind: str, arg: Any, after: Any, limit: int):
+    def _read(self, kind: str, arg: Any, after: Any, limit: int) -> tuple[list[ScopedObject], Any]:
         """Read up to ``limit`` objects of one segment; last_key None means it is exhausted."""
-        reader = {
+        readers: dict[str, Any] = {
             "pages": self._read_pages,
             "model": self._read_model,
             "site_setting": self._read_site_settings,
             "objects": self._read_objects,
             "ancestors": self._read_ancestors,
-        }[kind]
-        rows, last_key, exhausted = reader(arg, after, limit)
+        }
+        rows, last_key, exhausted = readers[kind](arg, after, limit)
         return rows, (None if exhausted else last_key)
 
-    def _read_pages(self, root: dict[str, Any], after: str | None, limit: int):
+    def _read_pages(self, root: dict[str, Any], after: str | None, limit: int) -> Read:
         qs = Page.objects.filter(locale=self.source_locale, alias_of__isnull=True)
         if root["descendants"]:
             qs = qs.filter(path__startswith=root["path"])
@@ -263,7 +151,7 @@ class Enumerator:
         ]
         return objects, (rows[-1][0] if rows else after), len(rows) < limit
 
-    def _read_ancestors(self, roots: list[dict[str, Any]], after: str | None, limit: int):
+    def _read_ancestors(self, roots: list[dict[str, Any]], after: str | None, limit: int) -> Read:
         """Ancestors of the scope's pages that lack a translation in some target locale.
 
         A translated page needs its parents translated first; rather than letting them be
@@ -315,7 +203,7 @@ class Enumerator:
             present[key].add(locale_id)
         return {key: targets - locales for key, locales in present.items()}
 
-    def _read_model(self, label: str, after: str | None, limit: int):
+    def _read_model(self, label: str, after: str | None, limit: int) -> Read:
         model = resolve_model(label)
         content_type_id = ContentType.objects.get_for_model(model).pk
         if content_type_id in self.excluded_ct_ids:
@@ -325,7 +213,7 @@ class Enumerator:
         objects = [ScopedObject(content_type_id, str(pk), key) for pk, key in pks]
         return objects, (pks[-1][0] if pks else after), len(pks) < limit
 
-    def _read_site_settings(self, label: str, after: Any, limit: int):
+    def _read_site_settings(self, label: str, after: Any, limit: int) -> Read:
         model = resolve_model(label)
         content_type_id = ContentType.objects.get_for_model(model).pk
         served = site_locale_map()
@@ -339,7 +227,7 @@ class Enumerator:
         ]
         return objects, (pks[-1] if pks else after), len(pks) < limit
 
-    def _read_objects(self, roots: list[dict[str, Any]], after: int | None, limit: int):
+    def _read_objects(self, roots: list[dict[str, Any]], after: int | None, limit: int) -> Read:
         """Explicit objects, a few queries per batch (one per model), skipping any that another
         segment of the scope already enumerates."""
         start = 0 if after is None else after + 1
@@ -365,12 +253,10 @@ class Enumerator:
 
     @staticmethod
     def _load(label: str, pks: list[str]) -> dict[Any, models.Model]:
-        model = resolve_model(label)
-        valid = [pk for pk in pks if find_type_ok(model, pk)]
-        return model._default_manager.in_bulk(valid)
+        return objects_by_pk(resolve_model(label), pks)
 
     def _explicit_object(
-        self, label: str, obj: models.Model, roots: list[dict[str, Any]]
+        self, label: str, obj: Any, roots: list[dict[str, Any]]
     ) -> ScopedObject | None:
         model = type(obj)
         if isinstance(obj, Page):
@@ -417,31 +303,3 @@ def iter_scope(
         if batch.done:
             return
         cursor = batch.cursor
-
-
-def translatable_snippet_labels() -> list[str]:
-    from wagtail.snippets.models import get_snippet_models
-
-    return sorted(
-        model_label(m)
-        for m in get_snippet_models()
-        if issubclass(m, TranslatableMixin) and not is_translatable_generic_setting(m)
-    )
-
-
-def translatable_setting_labels() -> list[str]:
-    from wagtail.contrib.settings.registry import registry
-
-    return sorted(
-        model_label(m) for m in registry if is_translatable_generic_setting(m) or is_site_setting(m)
-    )
-
-
-def whole_site_scope(source_locale: Locale) -> Scope:
-    """Every page tree of the source locale, every translatable snippet and setting."""
-    roots = Page.objects.filter(depth=2, locale=source_locale, alias_of__isnull=True)
-    return Scope(
-        pages=[{"id": pk, "descendants": True} for pk in roots.values_list("pk", flat=True)],
-        snippets=translatable_snippet_labels(),
-        settings=translatable_setting_labels(),
-    )

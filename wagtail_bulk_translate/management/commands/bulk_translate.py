@@ -28,7 +28,7 @@ from wagtail_bulk_translate.models import (
     RunStatus,
 )
 
-EXIT_CODES = {
+EXIT_CODES: dict[str, int] = {
     RunStatus.SUCCEEDED: 0,
     RunStatus.FAILED: 1,
     RunStatus.PARTIAL: 3,
@@ -256,7 +256,7 @@ class Command(BaseCommand):
         if options["wait"]:
             self.wait_for(run, options["timeout"], as_json=options["json"])
 
-    def print_estimate(self, options: dict[str, Any], source) -> None:
+    def print_estimate(self, options: dict[str, Any], source: Any) -> None:
         result = api.preflight(
             self.build_scope(options, source),
             source,
@@ -268,7 +268,7 @@ class Command(BaseCommand):
             return
         self.stdout.write(format_preflight(result))
 
-    def target_codes(self, value: str, source) -> list[str]:
+    def target_codes(self, value: str, source: Any) -> list[str]:
         from wagtail.models import Locale
 
         if value.strip().lower() == "all":
@@ -277,7 +277,7 @@ class Command(BaseCommand):
             )
         return csv_list(value)
 
-    def build_scope(self, options: dict[str, Any], source) -> api.Scope:
+    def build_scope(self, options: dict[str, Any], source: Any) -> api.Scope:
         scope = api.whole_site_scope(source) if options["all"] else api.Scope()
         scope.pages += [{"id": pk, "descendants": True} for pk in options["subtree"]]
         scope.pages += [{"id": pk, "descendants": False} for pk in options["page"]]

@@ -28,6 +28,9 @@ from collections.abc import Iterable, Mapping
 
 from ...errors import ErrorCode, TranslatorError
 
+LocaleMap = Mapping[str, str | None] | None
+VariantMap = Mapping[str, str] | None
+
 
 def words(text: str) -> list[str]:
     return text.split()
@@ -137,29 +140,41 @@ def deepl_source(
     return source if source in SOURCE_LANGUAGES else None
 
 
-def target_code(locale_code: str, locale_map=None, default_variants=None) -> str:
-    code = deepl_target(locale_code, locale_map, default_variants)
+def target_code(
+    locale_code: str, locale_map: LocaleMap = None, default_variants: VariantMap = None
+) -> str:
+    return supported(deepl_target(locale_code, locale_map, default_variants), locale_code, "target")
+
+
+def source_code(
+    locale_code: str, locale_map: LocaleMap = None, default_variants: VariantMap = None
+) -> str:
+    return supported(deepl_source(locale_code, locale_map, default_variants), locale_code, "source")
+
+
+def supported(code: str | None, locale_code: str, role: str) -> str:
     if code is None:
-        raise UnsupportedLocale(locale_code, "target")
+        raise UnsupportedLocale(locale_code, role)
     return code
 
 
-def source_code(locale_code: str, locale_map=None, default_variants=None) -> str:
-    code = deepl_source(locale_code, locale_map, default_variants)
-    if code is None:
-        raise UnsupportedLocale(locale_code, "source")
-    return code
-
-
-def can_translate(source: str, target: str, locale_map=None, default_variants=None) -> bool:
+def can_translate(
+    source: str,
+    target: str,
+    locale_map: LocaleMap = None,
+    default_variants: VariantMap = None,
+) -> bool:
     """Both codes map, and they are different languages (DeepL refuses EN → EN-GB)."""
     src = deepl_source(source, locale_map, default_variants)
     tgt = deepl_target(target, locale_map, default_variants)
-    return bool(src and tgt) and src != base_language(tgt)
+    return src is not None and tgt is not None and src != base_language(tgt)
 
 
 def unsupported_targets(
-    source: str, targets: Iterable[str], locale_map=None, default_variants=None
+    source: str,
+    targets: Iterable[str],
+    locale_map: LocaleMap = None,
+    default_variants: VariantMap = None,
 ) -> list[str]:
     """The target locale codes a run from ``source`` cannot send to DeepL, for a preflight.
 

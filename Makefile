@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 MANAGE := $(BIN)/python sandbox/manage.py
 STAMP := $(VENV)/.installed
 
-.PHONY: demo serve test test-postgres test-oldest lint format benchmark clean
+.PHONY: demo serve test test-quick test-postgres test-oldest lint format benchmark clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,6 +35,11 @@ test: $(STAMP)  ## The whole suite on SQLite (set DATABASE_URL for PostgreSQL)
 	$(MANAGE) check --fail-level WARNING
 	$(MANAGE) makemigrations --check --dry-run
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+# The loop while coding: everything but the end-to-end tests (real worker processes, marker
+# e2e, every test under tests/e2e/) and the RQ one. `make test` and CI run them.
+test-quick: $(STAMP)
+	$(BIN)/pytest -m "not e2e and not rq" -q $(PYTEST_ARGS)
 
 test-postgres: $(STAMP)
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(BIN)/pytest $(PYTEST_ARGS)

@@ -108,6 +108,15 @@ def test_the_cycle_finder_finds_cycles():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
 
 
+def test_imports_inside_functions_count_and_type_checking_ones_do_not():
+    tree = ast.parse(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from .models import Run\n"
+        "def f():\n    from .tasks import process_units\n"
+    )
+    assert sorted(node.module for node in runtime_imports(tree)) == ["tasks", "typing"]
+
+
 def test_no_import_cycle_inside_the_package():
     graph = {module: package_edges(module) for module in MODULES}
     assert find_cycle(graph) is None, " → ".join(find_cycle(graph) or [])

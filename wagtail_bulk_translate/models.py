@@ -221,9 +221,6 @@ LEASE_EXPIRED_MESSAGE = (
 
 
 class UnitQuerySet(models.QuerySet):
-    def in_flight(self) -> UnitQuerySet:
-        return self.filter(status__in=UnitStatus.in_flight)
-
     def claimable(self) -> UnitQuerySet:
         """Pending and past their back-off, or held by a worker whose lease expired."""
         return self.filter(READY | EXPIRED_LEASE)

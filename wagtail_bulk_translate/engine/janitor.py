@@ -27,7 +27,7 @@ from django.db.models.functions import Now
 from .. import schedule
 from ..conf import get_settings
 from ..errors import ErrorCode
-from ..models import JanitorLease, Run, RunStatus, Unit, UnitStatus
+from ..models import EXPIRED_LEASE, JanitorLease, Run, RunStatus, Unit, UnitStatus
 from .finish import try_finish_run
 from .leases import release_lease, take_lease
 from .pauses import resume_run
@@ -99,9 +99,8 @@ def return_expired_leases() -> int:
 
 def cancel_orphaned_units() -> int:
     """In-flight units of runs that are over (cancelled, failed, finished): never resumed."""
-    stale = Q(status=UnitStatus.PENDING) | Q(status=UnitStatus.RUNNING, lease_expires_at__lt=Now())
     return (
-        Unit.objects.filter(stale)
+        Unit.objects.filter(Q(status=UnitStatus.PENDING) | EXPIRED_LEASE)
         .exclude(run__status__in=RunStatus.active)
         .update(
             status=UnitStatus.CANCELLED,

@@ -49,7 +49,7 @@ def pages_in_tree_order(items: list, loaded: dict) -> list:
     """Pages sorted by tree position (parents first) in the slots pages occupy; other objects
     stay where the editor listed them."""
 
-    def page_of(item: list) -> Page | None:
+    def page_of(item: list) -> Any:
         obj = loaded.get((item[0], str(item[1])))
         return obj if isinstance(obj, Page) else None
 

@@ -14,9 +14,8 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
-from wagtail.models import Page
 
-from tests import factories as f
+from tests.lookups import counts, translated
 from wagtail_bulk_translate import api as controls
 from wagtail_bulk_translate import schedule
 from wagtail_bulk_translate.engine import claims, coordinator, janitor
@@ -45,37 +44,9 @@ def long_ago():
 # --- fixtures and helpers ----------------------------------------------------------------------
 
 
-@pytest.fixture
-def conf(settings):
-    def _conf(**values):
-        settings.WAGTAIL_BULK_TRANSLATE = {**settings.WAGTAIL_BULK_TRANSLATE, **values}
-
-    _conf(STALL_SECONDS=STALL_SECONDS, UNITS_PER_CLAIM=1)
-    return _conf
-
-
-@pytest.fixture
-def site(task_queue, conf):
-    """4 pages: home > news > two stories. 8 units into fr and de."""
-    home = f.home_page("Home")
-    news = f.index_page(home, "News")
-    stories = [f.article(news, f"Story {i}") for i in range(2)]
-    task_queue.clear()
-    return types.SimpleNamespace(
-        home=home,
-        news=news,
-        stories=stories,
-        objects=[home, news, *stories],
-        scope={"pages": [{"id": home.pk, "descendants": True}]},
-    )
-
-
-@pytest.fixture
-def begin(start, site, recording_translator):
-    def _begin(**kwargs):
-        return start(scope=site.scope, source_locale="en", target_locales=LOCALES, **kwargs)
-
-    return _begin
+@pytest.fixture(autouse=True)
+def janitor_settings(conf):
+    conf(STALL_SECONDS=STALL_SECONDS, UNITS_PER_CLAIM=1)
 
 
 @pytest.fixture
@@ -87,15 +58,6 @@ def sweep(django_capture_on_commit_callbacks):
             return janitor.sweep()
 
     return _sweep
-
-
-def run_task(task_queue, name: str):
-    """Run the first queued task called ``name`` (others stay queued, in order)."""
-    results = task_queue.backend.results
-    index = next(i for i, result in enumerate(results) if result.task.name == name)
-    result = results.pop(index)
-    with task_queue.capture_on_commit(execute=True):
-        return result.task.func(*result.args, **result.kwargs)
 
 
 def crash_worker(run: Run, objects: int = 1) -> list[Unit]:
@@ -125,18 +87,8 @@ def expire(unit_ids) -> None:
     Unit.objects.filter(pk__in=unit_ids).update(lease_expires_at=long_ago())
 
 
-def counts(run: Run) -> dict[str, int]:
-    return {status: n for status, n in run.unit_counts().items() if n}
-
-
 def refreshed(units: list[Unit]) -> list[Unit]:
     return list(Unit.objects.filter(pk__in=[u.pk for u in units]).order_by("pk"))
-
-
-def translated(obj, code: str) -> bool:
-    return Page.objects.filter(
-        translation_key=obj.translation_key, locale__language_code=code
-    ).exists()
 
 
 # --- expired unit leases -----------------------------------------------------------------------
@@ -146,7 +98,7 @@ def test_expired_lease_goes_back_to_pending_and_is_processed(
     site, begin, task_queue, sweep, recording_translator
 ):
     run = begin()
-    run_task(task_queue, "coordinate_run")
+    task_queue.run_first("coordinate_run")
     task_queue.clear()  # the worker tasks died with the worker
     held = crash_worker(run)
     assert {u.object_key for u in held} == {site.home.translation_key}
@@ -172,7 +124,7 @@ def test_expired_lease_goes_back_to_pending_and_is_processed(
 
 def test_a_live_lease_is_left_alone(site, begin, task_queue, sweep):
     run = begin()
-    run_task(task_queue, "coordinate_run")
+    task_queue.run_first("coordinate_run")
     _token, held = claims.claim_units(run.pk, 1)  # a slow worker, still alive
 
     report = sweep()
@@ -186,7 +138,7 @@ def test_expired_lease_with_attempts_spent_fails_with_a_reason(
 ):
     conf(MAX_ATTEMPTS=1)
     run = begin()
-    run_task(task_queue, "coordinate_run")
+    task_queue.run_first("coordinate_run")
     held = crash_worker_on(run, site.stories[1])
 
     report = sweep()
@@ -210,7 +162,7 @@ def test_units_of_a_cancelled_run_are_cancelled_not_resurrected(
     site, begin, task_queue, sweep, recording_translator
 ):
     run = begin()
-    run_task(task_queue, "coordinate_run")
+    task_queue.run_first("coordinate_run")
     _token, held = claims.claim_units(run.pk, 1)
     controls.cancel_run(run.pk)
     expire([u.pk for u in held])  # the worker died after the cancel
@@ -243,7 +195,7 @@ def test_dead_coordinator_is_restarted_and_enumeration_completes_without_duplica
     clock = iter(range(1_000_000))
     monkeypatch.setattr(coordinator, "time", types.SimpleNamespace(monotonic=lambda: next(clock)))
     run = begin()
-    run_task(task_queue, "coordinate_run")
+    task_queue.run_first("coordinate_run")
     run.refresh_from_db()
     assert not run.enumeration_done
     assert run.coordinator_token is not None
@@ -282,7 +234,7 @@ def test_restarted_coordinator_and_a_late_old_tick_do_not_enumerate_twice(
     clock = iter(range(1_000_000))
     monkeypatch.setattr(coordinator, "time", types.SimpleNamespace(monotonic=lambda: next(clock)))
     run = begin()
-    run_task(task_queue, "coordinate_run")
+    task_queue.run_first("coordinate_run")
     # The next tick is only late, not lost: both it and the restarted coordinator run.
     Run.objects.filter(pk=run.pk).update(coordinator_lease_expires_at=long_ago())
     assert sweep().coordinators_restarted == 1
@@ -299,7 +251,7 @@ def test_restarted_coordinator_and_a_late_old_tick_do_not_enumerate_twice(
 
 def test_stalled_run_gets_workers_once(site, begin, task_queue, sweep):
     run = begin()
-    run_task(task_queue, "coordinate_run")
+    task_queue.run_first("coordinate_run")
     task_queue.clear()  # every worker task was lost
     Run.objects.filter(pk=run.pk).update(heartbeat_at=long_ago())
 
@@ -321,7 +273,7 @@ def test_run_whose_workers_were_just_queued_is_not_stalled(site, begin, task_que
     """A run that just started has had no worker activity yet, but it is not stalled: its
     coordinator queued its workers. Queuing more exceeds WORKER_CONCURRENCY."""
     begin()
-    run_task(task_queue, "coordinate_run")
+    task_queue.run_first("coordinate_run")
     queued = task_queue.names().count("process_units")
     assert queued >= 1
 
@@ -331,7 +283,7 @@ def test_run_whose_workers_were_just_queued_is_not_stalled(site, begin, task_que
 
 def test_run_with_recent_worker_activity_is_not_stalled(site, begin, task_queue, sweep):
     run = begin()
-    run_task(task_queue, "coordinate_run")
+    task_queue.run_first("coordinate_run")
     task_queue.clear()
     claims.claim_units(run.pk, 1)  # a worker just claimed units: heartbeat is fresh
 
@@ -341,7 +293,7 @@ def test_run_with_recent_worker_activity_is_not_stalled(site, begin, task_queue,
 
 def test_paused_run_gets_no_workers(site, begin, task_queue, sweep):
     run = begin()
-    run_task(task_queue, "coordinate_run")
+    task_queue.run_first("coordinate_run")
     task_queue.clear()
     controls.pause_run(run.pk)
     Run.objects.filter(pk=run.pk).update(heartbeat_at=long_ago())
@@ -352,7 +304,7 @@ def test_paused_run_gets_no_workers(site, begin, task_queue, sweep):
 
 def test_running_run_whose_units_are_all_terminal_is_finished(site, begin, task_queue, sweep):
     run = begin()
-    run_task(task_queue, "coordinate_run")
+    task_queue.run_first("coordinate_run")
     task_queue.clear()
     # The worker that ended the last unit died before it could finish the run.
     Unit.objects.filter(run=run).update(status=UnitStatus.SUCCEEDED)
@@ -375,7 +327,7 @@ def test_run_still_enumerating_is_not_finished(site, begin, task_queue, sweep, c
     clock = iter(range(1_000_000))
     monkeypatch.setattr(coordinator, "time", types.SimpleNamespace(monotonic=lambda: next(clock)))
     run = begin()
-    run_task(task_queue, "coordinate_run")
+    task_queue.run_first("coordinate_run")
     Unit.objects.filter(run=run).update(status=UnitStatus.SUCCEEDED)
 
     assert sweep().runs_finished == 0
@@ -397,8 +349,8 @@ def test_duplicate_janitor_chains_exit_at_once(site, begin, task_queue, janitor_
     schedule.ensure_janitor()  # a second delivery (another run started, a redelivered task)
     assert task_queue.names().count("janitor_sweep") == 2
 
-    first = run_task(task_queue, "janitor_sweep")
-    second = run_task(task_queue, "janitor_sweep")
+    first = task_queue.run_first("janitor_sweep")
+    second = task_queue.run_first("janitor_sweep")
 
     assert first["ran"] is True
     assert second == {"ran": False}
@@ -406,11 +358,11 @@ def test_duplicate_janitor_chains_exit_at_once(site, begin, task_queue, janitor_
     lease = JanitorLease.objects.get()
     assert lease.token is not None
 
-    assert run_task(task_queue, "janitor_sweep")["ran"] is True  # the chain renews its lease
+    assert task_queue.run_first("janitor_sweep")["ran"] is True  # the chain renews its lease
     assert task_queue.names().count("janitor_sweep") == 1
 
     controls.cancel_run(run.pk)
-    assert run_task(task_queue, "janitor_sweep")["ran"] is True
+    assert task_queue.run_first("janitor_sweep")["ran"] is True
     assert "janitor_sweep" not in task_queue.names()  # no active run: the chain ends
     assert JanitorLease.objects.get().token is None
 
@@ -435,7 +387,7 @@ def test_expired_janitor_lease_is_taken_over(site, begin, task_queue, janitor_on
         },
     )
 
-    assert run_task(task_queue, "janitor_sweep")["ran"] is True
+    assert task_queue.run_first("janitor_sweep")["ran"] is True
     assert str(JanitorLease.objects.get().token) != "11111111-1111-1111-1111-111111111111"
 
 
@@ -449,7 +401,7 @@ def test_janitor_lease_held_by_a_live_chain_is_respected(site, begin, task_queue
         },
     )
 
-    assert run_task(task_queue, "janitor_sweep") == {"ran": False}
+    assert task_queue.run_first("janitor_sweep") == {"ran": False}
     assert "janitor_sweep" not in task_queue.names()
 
 
@@ -469,7 +421,7 @@ def janitor_command(django_capture_on_commit_callbacks):
 
 def test_janitor_command_sweeps_once(site, begin, task_queue, janitor_command):
     run = begin()
-    run_task(task_queue, "coordinate_run")
+    task_queue.run_first("coordinate_run")
     task_queue.clear()
     held = crash_worker(run)
 
@@ -485,7 +437,7 @@ def test_janitor_command_sweeps_once(site, begin, task_queue, janitor_command):
 
 def test_janitor_command_prints_a_readable_report(site, begin, task_queue, janitor_command):
     run = begin()
-    run_task(task_queue, "coordinate_run")
+    task_queue.run_first("coordinate_run")
     crash_worker(run)
 
     out = janitor_command()

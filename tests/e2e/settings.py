@@ -15,4 +15,4 @@ WAGTAIL_BULK_TRANSLATE = {
 }
 
 if os.environ.get("WBT_CRASH_AT"):
-    INSTALLED_APPS = [*INSTALLED_APPS, "tests.crash_points.apps.CrashPointsConfig"]  # noqa: F405
+    INSTALLED_APPS = [*INSTALLED_APPS, "tests.e2e.crash_points.apps.CrashPointsConfig"]  # noqa: F405

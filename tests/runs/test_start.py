@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import json
-import types
 
 import pytest
 from django.contrib.auth import get_user_model
+from wagtail.models import Page
 
 from tests import factories as f
-from tests.translators import RECORDING_TRANSLATOR, translator_setting
+from tests.factories import subtree
+from tests.translator_doubles import RECORDING_TRANSLATOR, translator_setting
 from wagtail_bulk_translate.api import run_summary, start_run
-from wagtail_bulk_translate.errors import BulkTranslateError
+from wagtail_bulk_translate.errors import BulkTranslateError, ErrorCode
 from wagtail_bulk_translate.models import Run, RunStatus, Unit, UnitStatus
 
 pytestmark = pytest.mark.django_db
@@ -43,36 +44,15 @@ SUMMARY_KEYS = {
 }
 
 
-@pytest.fixture
-def site():
-    home = f.home_page()
-    news = f.index_page(home)
-    story = f.article(news, title="A quiet story")
-    return types.SimpleNamespace(home=home, news=news, article=story, locales=f.locales())
-
-
-def subtree(page) -> dict:
-    return {"pages": [{"id": page.pk, "descendants": True}]}
-
-
-def engine_tasks(task_queue) -> list[str]:
-    """Names of queued tasks of this plugin (Wagtail queues its own indexing tasks too)."""
-    return [
-        result.task.name
-        for result in task_queue.pending()
-        if result.task.func.__module__.startswith("wagtail_bulk_translate")
-    ]
-
-
 # --- start_run: validation -------------------------------------------------------------------
 
 
-def french_home(site) -> dict:
-    return subtree(site.home.copy_for_translation(site.locales["fr"]))
+def french_home(three_pages) -> dict:
+    return subtree(three_pages.home.copy_for_translation(three_pages.locales["fr"]))
 
 
-def french_category(site) -> dict:
-    copy = f.category().copy_for_translation(site.locales["fr"])
+def french_category(three_pages) -> dict:
+    copy = f.category().copy_for_translation(three_pages.locales["fr"])
     copy.save()
     return {"objects": [["demo.Category", str(copy.pk)]]}
 
@@ -110,10 +90,10 @@ BAD_REQUESTS = [
     ids=[case[0] for case in BAD_REQUESTS],
 )
 def test_a_bad_request_is_refused_with_a_clear_message_and_creates_nothing(
-    site, start, task_queue, changes, expected
+    three_pages, start, task_queue, changes, expected
 ):
-    request = {"scope": subtree(site.home), "source_locale": "en", "target_locales": ["fr"]}
-    request.update({k: v(site) if callable(v) else v for k, v in changes.items()})
+    request = {"scope": subtree(three_pages.home), "source_locale": "en", "target_locales": ["fr"]}
+    request.update({k: v(three_pages) if callable(v) else v for k, v in changes.items()})
 
     with pytest.raises(BulkTranslateError) as excinfo:
         start(**request)
@@ -121,30 +101,34 @@ def test_a_bad_request_is_refused_with_a_clear_message_and_creates_nothing(
     assert expected in str(excinfo.value)
     assert not Run.objects.exists()
     assert not Unit.objects.exists()
-    assert engine_tasks(task_queue) == []
+    assert task_queue.plugin_names() == []
 
 
-def test_a_locale_object_as_source_and_target_is_refused(site, start):
+def test_a_locale_object_as_source_and_target_is_refused(three_pages, start):
     with pytest.raises(BulkTranslateError, match="cannot also be a target"):
-        start(scope=subtree(site.home), source_locale="en", target_locales=[site.locales["en"]])
+        start(
+            scope=subtree(three_pages.home),
+            source_locale="en",
+            target_locales=[three_pages.locales["en"]],
+        )
 
     assert not Run.objects.exists()
 
 
-def test_an_unknown_slug_policy_setting_refuses_the_run(site, start, settings, task_queue):
+def test_an_unknown_slug_policy_setting_refuses_the_run(three_pages, start, settings, task_queue):
     settings.WAGTAIL_BULK_TRANSLATE = {"SLUG_POLICY": "transliterate"}
 
     with pytest.raises(BulkTranslateError, match="slug policy 'transliterate'"):
-        start(scope=subtree(site.home), source_locale="en", target_locales=["fr"])
+        start(scope=subtree(three_pages.home), source_locale="en", target_locales=["fr"])
 
     assert not Run.objects.exists()
-    assert engine_tasks(task_queue) == []
+    assert task_queue.plugin_names() == []
 
 
 # --- start_run: the run it creates -----------------------------------------------------------
 
 
-def test_start_run_creates_the_run_with_its_settings(site, start, settings, task_queue):
+def test_start_run_creates_the_run_with_its_settings(three_pages, start, settings, task_queue):
     settings.WAGTAIL_BULK_TRANSLATE = {
         "TRANSLATOR": translator_setting(formality="less", api_key="s3cret", auth_token="t"),
         "SLUG_POLICY": "keep",
@@ -152,9 +136,9 @@ def test_start_run_creates_the_run_with_its_settings(site, start, settings, task
     editor = get_user_model().objects.create(username="editor")
 
     run = start(
-        scope=subtree(site.home),
-        source_locale=site.locales["en"],
-        target_locales=["FR", site.locales["de"], "fr"],
+        scope=subtree(three_pages.home),
+        source_locale=three_pages.locales["en"],
+        target_locales=["FR", three_pages.locales["de"], "fr"],
         mode="overwrite",
         publish_policy="mirror",
         content_source="draft",
@@ -164,10 +148,10 @@ def test_start_run_creates_the_run_with_its_settings(site, start, settings, task
 
     run = Run.objects.get(pk=run.pk)
     assert run.status == RunStatus.PENDING
-    assert run.source_locale == site.locales["en"]
+    assert run.source_locale == three_pages.locales["en"]
     assert sorted(run.target_locales.values_list("language_code", flat=True)) == ["de", "fr"]
     assert run.scope == {
-        "pages": [{"id": site.home.pk, "descendants": True}],
+        "pages": [{"id": three_pages.home.pk, "descendants": True}],
         "snippets": [],
         "settings": [],
         "objects": [],
@@ -184,8 +168,8 @@ def test_start_run_creates_the_run_with_its_settings(site, start, settings, task
     assert task_queue.names().count("coordinate_run") == 1
 
 
-def test_defaults_are_changed_mode_drafts_live_content_no_canary(site, start):
-    run = start(scope=subtree(site.home), source_locale="en", target_locales=["es"])
+def test_defaults_are_changed_mode_drafts_live_content_no_canary(three_pages, start):
+    run = start(scope=subtree(three_pages.home), source_locale="en", target_locales=["es"])
 
     assert (run.mode, run.publish_policy, run.content_source) == ("changed", "draft", "live")
     assert run.canary_size is None
@@ -193,25 +177,37 @@ def test_defaults_are_changed_mode_drafts_live_content_no_canary(site, start):
     assert run.slug_policy == "derive"
 
 
-def test_the_coordinator_is_queued_only_once_the_transaction_commits(site, task_queue):
-    run = start_run(scope=subtree(site.home), source_locale="en", target_locales=["fr"])
+def test_the_coordinator_is_queued_only_once_the_transaction_commits(three_pages, task_queue):
+    run = start_run(scope=subtree(three_pages.home), source_locale="en", target_locales=["fr"])
 
     assert Run.objects.filter(pk=run.pk).exists()
-    assert engine_tasks(task_queue) == []  # the test's transaction never commits
+    assert task_queue.plugin_names() == []  # the test's transaction never commits
 
 
-def test_a_one_unit_canary_is_accepted(site, start):
-    run = start(scope=subtree(site.home), source_locale="en", target_locales=["fr"], canary_size=1)
+def test_a_one_unit_canary_translates_one_unit_and_the_parents_it_needs(
+    three_pages, start, task_queue
+):
+    run = start(
+        scope=subtree(three_pages.home), source_locale="en", target_locales=["fr"], canary_size=1
+    )
+    task_queue.drain()
 
-    assert run.canary_size == 1
+    translated = run.units.exclude(error_code=ErrorCode.CANARY_NOT_SAMPLED)
+    pages = list(Page.objects.filter(pk__in=[u.object_id for u in translated]))
+    deepest = max(pages, key=lambda page: page.depth)
+    assert {p.pk for p in pages} == {
+        p.pk for p in deepest.get_ancestors(inclusive=True) if p.depth > 1
+    }
+    assert {u.status for u in translated} == {UnitStatus.SUCCEEDED}
+    assert run.units.count() == 3
 
 
 # --- run_summary -----------------------------------------------------------------------------
 
 
-def test_summary_of_a_new_run(site, start):
+def test_summary_of_a_new_run(three_pages, start):
     run = start(
-        scope=subtree(site.home),
+        scope=subtree(three_pages.home),
         source_locale="en",
         target_locales=["fr", "de"],
         mode="refresh",
@@ -241,9 +237,9 @@ def test_summary_of_a_new_run(site, start):
     assert summary["error_code"] == summary["error_message"] == ""
 
 
-def test_summary_of_a_finished_partial_run(site, start, task_queue, recording_translator):
+def test_summary_of_a_finished_partial_run(three_pages, start, task_queue, recording_translator):
     recording_translator.overrides["A quiet story"] = lambda text: LONG_TITLE
-    run = start(scope=subtree(site.home), source_locale="en", target_locales=["fr", "de"])
+    run = start(scope=subtree(three_pages.home), source_locale="en", target_locales=["fr", "de"])
     task_queue.drain()
 
     summary = run_summary(run)
@@ -263,18 +259,22 @@ def test_summary_of_a_finished_partial_run(site, start, task_queue, recording_tr
     assert summary["billed_characters"] == sum(u.billed_characters for u in units)
     assert summary["started_at"] is not None
     assert summary["finished_at"] is not None
-    assert summary["duration_seconds"] >= 0
+    run.refresh_from_db()
+    expected = round((run.finished_at - run.started_at).total_seconds(), 1)
+    assert summary["duration_seconds"] == expected
 
 
-def test_summary_reads_the_run_fresh_from_the_database(site, start):
-    run = start(scope=subtree(site.home), source_locale="en", target_locales=["fr"])
+def test_summary_reads_the_run_fresh_from_the_database(three_pages, start):
+    run = start(scope=subtree(three_pages.home), source_locale="en", target_locales=["fr"])
     Run.objects.filter(pk=run.pk).update(status=RunStatus.CANCELLED)
 
     assert run_summary(run)["status"] == "cancelled"
 
 
-def test_summary_of_a_canary(site, start, task_queue):
-    run = start(scope=subtree(site.home), source_locale="en", target_locales=["fr"], canary_size=1)
+def test_summary_of_a_canary(three_pages, start, task_queue):
+    run = start(
+        scope=subtree(three_pages.home), source_locale="en", target_locales=["fr"], canary_size=1
+    )
     task_queue.drain()
 
     summary = run_summary(run)
@@ -288,11 +288,13 @@ def test_summary_of_a_canary(site, start, task_queue):
     assert summary["errors"] == ({"canary_not_sampled": skipped} if skipped else {})
 
 
-def test_summary_queries_do_not_grow_with_the_run(site, start, task_queue, count_queries):
+def test_summary_queries_do_not_grow_with_the_run(three_pages, start, task_queue, count_queries):
     small = start(
-        scope={"pages": [{"id": site.home.pk}]}, source_locale="en", target_locales=["fr"]
+        scope={"pages": [{"id": three_pages.home.pk}]}, source_locale="en", target_locales=["fr"]
     )
-    large = start(scope=subtree(site.home), source_locale="en", target_locales=["fr", "de", "es"])
+    large = start(
+        scope=subtree(three_pages.home), source_locale="en", target_locales=["fr", "de", "es"]
+    )
     task_queue.drain()
 
     with count_queries() as small_queries:

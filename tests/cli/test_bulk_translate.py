@@ -30,15 +30,6 @@ LONG_TITLE = "x" * 300  # Page.title is max_length=255: the translated page cann
 
 
 @pytest.fixture
-def site():
-    """en home > news > one article: three pages in the source locale."""
-    home = f.home_page()
-    news = f.index_page(home)
-    story = f.article(news, title="A quiet story")
-    return types.SimpleNamespace(home=home, news=news, article=story, locales=f.locales())
-
-
-@pytest.fixture
 def run_command(task_queue, django_capture_on_commit_callbacks):
     """call_command with captured output; the on-commit enqueue of a new run is executed."""
 
@@ -105,15 +96,6 @@ def run_waiting(*args):
     return code, out.getvalue(), err.getvalue()
 
 
-def engine_tasks(task_queue) -> list[str]:
-    """Names of queued tasks of this plugin (Wagtail queues its own indexing tasks too)."""
-    return [
-        result.task.name
-        for result in task_queue.pending()
-        if result.task.func.__module__.startswith("wagtail_bulk_translate")
-    ]
-
-
 def codes(run: Run) -> set[str]:
     return set(run.target_locales.values_list("language_code", flat=True))
 
@@ -160,18 +142,18 @@ BAD_START_ARGUMENTS = [
     ids=[case[0] for case in BAD_START_ARGUMENTS],
 )
 def test_bad_start_arguments_exit_2_with_a_message_and_create_nothing(
-    site, bad_arguments, task_queue, args, expected
+    three_pages, bad_arguments, task_queue, args, expected
 ):
     message = bad_arguments("start", *args.split())
 
     assert expected in message
     assert not Run.objects.exists()
     assert not Unit.objects.exists()
-    assert engine_tasks(task_queue) == []
+    assert task_queue.plugin_names() == []
 
 
-def test_a_page_outside_the_source_locale_is_refused(site, bad_arguments):
-    french_home = site.home.copy_for_translation(site.locales["fr"])
+def test_a_page_outside_the_source_locale_is_refused(three_pages, bad_arguments):
+    french_home = three_pages.home.copy_for_translation(three_pages.locales["fr"])
 
     message = bad_arguments("start", "--subtree", str(french_home.pk), "--locales", "de")
 
@@ -179,15 +161,15 @@ def test_a_page_outside_the_source_locale_is_refused(site, bad_arguments):
     assert not Run.objects.exists()
 
 
-def test_status_of_an_unknown_run_exits_2(site, run_command, bad_arguments):
-    run_command("start", "--page", str(site.home.pk), "--locales", "fr")
+def test_status_of_an_unknown_run_exits_2(three_pages, run_command, bad_arguments):
+    run_command("start", "--page", str(three_pages.home.pk), "--locales", "fr")
     missing = Run.objects.get().pk + 1000
 
     assert bad_arguments("status", str(missing)) == f"Run {missing} does not exist."
 
 
-def test_status_of_run_0_is_not_the_latest_run(site, run_command, bad_arguments):
-    run_command("start", "--page", str(site.home.pk), "--locales", "fr")
+def test_status_of_run_0_is_not_the_latest_run(three_pages, run_command, bad_arguments):
+    run_command("start", "--page", str(three_pages.home.pk), "--locales", "fr")
 
     assert bad_arguments("status", "0") == "Run 0 does not exist."
 
@@ -220,7 +202,7 @@ def test_argparse_errors_exit_2_naming_the_problem(capsys, argv, expected):
     assert expected in capsys.readouterr().err
 
 
-def test_argparse_errors_exit_2_through_call_command_too(site, capsys):
+def test_argparse_errors_exit_2_through_call_command_too(three_pages, capsys):
     with pytest.raises(SystemExit) as excinfo:
         call_command("bulk_translate", "start", "--all", "--locales", "fr", "--mode", "nope")
 
@@ -232,7 +214,7 @@ def test_argparse_errors_exit_2_through_call_command_too(site, capsys):
 # --- start -----------------------------------------------------------------------------------
 
 
-def test_start_all_creates_one_run_over_the_whole_site(site, run_command, task_queue):
+def test_start_all_creates_one_run_over_the_whole_site(three_pages, run_command, task_queue):
     _out, err = run_command("start", "--all", "--locales", "fr,de")
 
     run = Run.objects.get()
@@ -241,7 +223,7 @@ def test_start_all_creates_one_run_over_the_whole_site(site, run_command, task_q
     assert (run.mode, run.publish_policy, run.content_source) == ("changed", "draft", "live")
     assert run.canary_size is None
     assert run.status == RunStatus.PENDING
-    assert {"id": site.home.pk, "descendants": True} in run.scope["pages"]
+    assert {"id": three_pages.home.pk, "descendants": True} in run.scope["pages"]
     assert {"demo.Category", "demo.Testimonial", "demo.FooterText"} <= set(run.scope["snippets"])
     assert set(run.scope["settings"]) == {"demo.SiteBranding", "demo.SocialLinks"}
     assert run.scope["objects"] == []
@@ -250,10 +232,10 @@ def test_start_all_creates_one_run_over_the_whole_site(site, run_command, task_q
     assert task_queue.names().count("coordinate_run") == 1
 
 
-def test_start_passes_mode_publish_content_and_canary(site, run_command):
+def test_start_passes_mode_publish_content_and_canary(three_pages, run_command):
     run_command(
         "start",
-        *("--subtree", str(site.home.pk), "--locales", "es"),
+        *("--subtree", str(three_pages.home.pk), "--locales", "es"),
         *("--mode", "refresh", "--publish", "publish", "--content", "draft", "--canary", "2"),
     )
 
@@ -263,7 +245,7 @@ def test_start_passes_mode_publish_content_and_canary(site, run_command):
     assert codes(run) == {"es"}
 
 
-def test_locales_all_takes_every_locale_but_the_source(site, run_command):
+def test_locales_all_takes_every_locale_but_the_source(three_pages, run_command):
     run_command("start", "--all", "--locales", "all")
     run_command("start", "--all", "--source", "fr", "--locales", "ALL")
 
@@ -274,17 +256,17 @@ def test_locales_all_takes_every_locale_but_the_source(site, run_command):
     assert codes(french_run) == {"en", "de", "es"}
 
 
-def test_locale_codes_are_trimmed_deduplicated_and_case_insensitive(site, run_command):
-    run_command("start", "--page", str(site.home.pk), "--locales", " FR, de ,fr,")
+def test_locale_codes_are_trimmed_deduplicated_and_case_insensitive(three_pages, run_command):
+    run_command("start", "--page", str(three_pages.home.pk), "--locales", " FR, de ,fr,")
 
     assert codes(Run.objects.get()) == {"fr", "de"}
 
 
-def test_scope_flags_build_the_scope(site, run_command):
+def test_scope_flags_build_the_scope(three_pages, run_command):
     travel = f.category()
     run_command(
         "start",
-        *("--subtree", str(site.news.pk), "--page", str(site.home.pk)),
+        *("--subtree", str(three_pages.news.pk), "--page", str(three_pages.home.pk)),
         *("--snippets", "demo.Category,demo.Testimonial", "--snippets", "demo.FooterText"),
         *("--settings", "demo.SiteBranding", "--object", f"demo.Category:{travel.pk}"),
         *("--exclude", "demo.ArticlePage", "--locales", "fr"),
@@ -292,8 +274,8 @@ def test_scope_flags_build_the_scope(site, run_command):
 
     assert Run.objects.get().scope == {
         "pages": [
-            {"id": site.news.pk, "descendants": True},
-            {"id": site.home.pk, "descendants": False},
+            {"id": three_pages.news.pk, "descendants": True},
+            {"id": three_pages.home.pk, "descendants": False},
         ],
         "snippets": ["demo.Category", "demo.Testimonial", "demo.FooterText"],
         "settings": ["demo.SiteBranding"],
@@ -302,8 +284,8 @@ def test_scope_flags_build_the_scope(site, run_command):
     }
 
 
-def test_without_wait_start_returns_at_once_and_prints_nothing_on_stdout(site, run_command):
-    out, err = run_command("start", "--page", str(site.home.pk), "--locales", "fr")
+def test_without_wait_start_returns_at_once_and_prints_nothing_on_stdout(three_pages, run_command):
+    out, err = run_command("start", "--page", str(three_pages.home.pk), "--locales", "fr")
 
     assert out == ""
     assert "Started" in err
@@ -312,8 +294,8 @@ def test_without_wait_start_returns_at_once_and_prints_nothing_on_stdout(site, r
 # --- status ----------------------------------------------------------------------------------
 
 
-def test_status_json_after_the_run_was_processed(site, run_command, task_queue):
-    run_command("start", "--subtree", str(site.home.pk), "--locales", "fr,de")
+def test_status_json_after_the_run_was_processed(three_pages, run_command, task_queue):
+    run_command("start", "--subtree", str(three_pages.home.pk), "--locales", "fr,de")
     task_queue.drain()
 
     out, _err = run_command("status", "--json")
@@ -340,8 +322,8 @@ def test_status_json_after_the_run_was_processed(site, run_command, task_queue):
     assert summary["errors"] == {}
 
 
-def test_status_json_of_a_canary_before_any_work(site, run_command):
-    run_command("start", "--subtree", str(site.home.pk), "--locales", "fr", "--canary", "1")
+def test_status_json_of_a_canary_before_any_work(three_pages, run_command):
+    run_command("start", "--subtree", str(three_pages.home.pk), "--locales", "fr", "--canary", "1")
 
     summary = json.loads(run_command("status", "--json")[0])
 
@@ -350,9 +332,11 @@ def test_status_json_of_a_canary_before_any_work(site, run_command):
     assert summary["units"] == dict.fromkeys(UnitStatus.values, 0)
 
 
-def test_status_shows_the_latest_run_by_default(site, run_command, task_queue):
-    run_command("start", "--page", str(site.home.pk), "--locales", "fr")
-    run_command("start", "--page", str(site.news.pk), "--locales", "de,es", "--mode", "refresh")
+def test_status_shows_the_latest_run_by_default(three_pages, run_command, task_queue):
+    run_command("start", "--page", str(three_pages.home.pk), "--locales", "fr")
+    run_command(
+        "start", "--page", str(three_pages.news.pk), "--locales", "de,es", "--mode", "refresh"
+    )
     first, latest = Run.objects.order_by("pk")
     task_queue.drain()
 
@@ -365,9 +349,9 @@ def test_status_shows_the_latest_run_by_default(site, run_command, task_queue):
     assert f"Run #{first.pk}" not in out
 
 
-def test_status_with_a_run_id_shows_that_run(site, run_command):
-    run_command("start", "--page", str(site.home.pk), "--locales", "fr", "--canary", "1")
-    run_command("start", "--page", str(site.news.pk), "--locales", "de")
+def test_status_with_a_run_id_shows_that_run(three_pages, run_command):
+    run_command("start", "--page", str(three_pages.home.pk), "--locales", "fr", "--canary", "1")
+    run_command("start", "--page", str(three_pages.news.pk), "--locales", "de")
     first = Run.objects.order_by("pk").first()
 
     out, _err = run_command("status", str(first.pk))
@@ -378,10 +362,10 @@ def test_status_with_a_run_id_shows_that_run(site, run_command):
 
 
 def test_status_names_the_reasons_of_failed_units(
-    site, run_command, task_queue, recording_translator
+    three_pages, run_command, task_queue, recording_translator
 ):
     recording_translator.overrides["A quiet story"] = lambda text: LONG_TITLE
-    run_command("start", "--subtree", str(site.home.pk), "--locales", "fr")
+    run_command("start", "--subtree", str(three_pages.home.pk), "--locales", "fr")
     task_queue.drain()
 
     out, _err = run_command("status")
@@ -394,10 +378,12 @@ def test_status_names_the_reasons_of_failed_units(
 # --- --wait ----------------------------------------------------------------------------------
 
 
-def test_wait_until_succeeded_exits_0_and_prints_the_summary(site, waiting):
+def test_wait_until_succeeded_exits_0_and_prints_the_summary(three_pages, waiting):
     sleeps = waiting(drain=True)
 
-    code, out, err = run_waiting("start", "--subtree", str(site.home.pk), "--locales", "fr,de")
+    code, out, err = run_waiting(
+        "start", "--subtree", str(three_pages.home.pk), "--locales", "fr,de"
+    )
 
     assert code == 0
     assert sleeps, "the command returned before the run was processed"
@@ -406,10 +392,12 @@ def test_wait_until_succeeded_exits_0_and_prints_the_summary(site, waiting):
     assert "6/6 units" in err
 
 
-def test_wait_json_prints_only_json_on_stdout(site, waiting):
+def test_wait_json_prints_only_json_on_stdout(three_pages, waiting):
     waiting(drain=True)
 
-    code, out, _err = run_waiting("start", "--page", str(site.home.pk), "--locales", "fr", "--json")
+    code, out, _err = run_waiting(
+        "start", "--page", str(three_pages.home.pk), "--locales", "fr", "--json"
+    )
 
     assert code == 0
     summary = json.loads(out)
@@ -417,11 +405,11 @@ def test_wait_json_prints_only_json_on_stdout(site, waiting):
     assert summary["units"]["succeeded"] == 1
 
 
-def test_wait_on_a_partial_run_exits_3(site, waiting, recording_translator):
+def test_wait_on_a_partial_run_exits_3(three_pages, waiting, recording_translator):
     recording_translator.overrides["A quiet story"] = lambda text: LONG_TITLE
     waiting(drain=True)
 
-    code, out, _err = run_waiting("start", "--subtree", str(site.home.pk), "--locales", "fr")
+    code, out, _err = run_waiting("start", "--subtree", str(three_pages.home.pk), "--locales", "fr")
 
     run = Run.objects.get()
     assert code == 3
@@ -431,36 +419,38 @@ def test_wait_on_a_partial_run_exits_3(site, waiting, recording_translator):
     assert ": partial" in out
 
 
-def test_wait_on_a_failed_run_exits_1(site, waiting, recording_translator):
+def test_wait_on_a_failed_run_exits_1(three_pages, waiting, recording_translator):
     # The article and its untranslated parents (which come along) all fail.
-    for title in ("A quiet story", site.news.title, site.home.title):
+    for title in ("A quiet story", three_pages.news.title, three_pages.home.title):
         recording_translator.overrides[title] = lambda text: LONG_TITLE
     waiting(drain=True)
 
-    code, _out, _err = run_waiting("start", "--page", str(site.article.pk), "--locales", "fr")
+    code, _out, _err = run_waiting(
+        "start", "--page", str(three_pages.article.pk), "--locales", "fr"
+    )
 
     assert Run.objects.get().status == RunStatus.FAILED
     assert code == 1
 
 
-def test_wait_on_a_cancelled_run_exits_4(site, waiting):
+def test_wait_on_a_cancelled_run_exits_4(three_pages, waiting):
     def cancel():
         Run.objects.update(status=RunStatus.CANCELLED)
 
     waiting(drain=False, on_sleep=cancel)
 
-    code, out, _err = run_waiting("start", "--page", str(site.home.pk), "--locales", "fr")
+    code, out, _err = run_waiting("start", "--page", str(three_pages.home.pk), "--locales", "fr")
 
     assert code == 4
     assert ": cancelled" in out
 
 
-def test_wait_gives_up_after_the_timeout_with_exit_5(site, waiting):
+def test_wait_gives_up_after_the_timeout_with_exit_5(three_pages, waiting):
     sleeps = waiting(drain=False)
 
     started = time.monotonic()
     code, out, err = run_waiting(
-        "start", "--page", str(site.home.pk), "--locales", "fr", "--timeout", "0.1"
+        "start", "--page", str(three_pages.home.pk), "--locales", "fr", "--timeout", "0.1"
     )
 
     assert code == 5
@@ -471,7 +461,7 @@ def test_wait_gives_up_after_the_timeout_with_exit_5(site, waiting):
     assert Run.objects.get().status in RunStatus.active
 
 
-def test_wait_with_timeout_0_gives_up_at_once(site, waiting):
+def test_wait_with_timeout_0_gives_up_at_once(three_pages, waiting):
     def waited_too_long():
         if len(sleeps) > 20:
             raise AssertionError("--timeout 0 waited forever")
@@ -479,7 +469,7 @@ def test_wait_with_timeout_0_gives_up_at_once(site, waiting):
     sleeps = waiting(drain=False, on_sleep=waited_too_long)
 
     code, _out, err = run_waiting(
-        "start", "--page", str(site.home.pk), "--locales", "fr", "--timeout", "0"
+        "start", "--page", str(three_pages.home.pk), "--locales", "fr", "--timeout", "0"
     )
 
     assert code == 5

@@ -1,6 +1,6 @@
 """End to end on the RQ backend: the demo site, the CLI and two real ``rqworker`` processes.
 
-Like test_e2e_db_worker, with TASK_BACKEND=rq: tasks go through Redis (django-tasks-rq) and run
+Like test_db_worker, with TASK_BACKEND=rq: tasks go through Redis (django-tasks-rq) and run
 in RQ workers. Each test claims a Redis database of its own and empties it before and after,
 so runs (and concurrent test sessions) never see each other's jobs. Redis must be up: the test
 fails, it does not skip, when it is not.
@@ -16,12 +16,9 @@ from contextlib import contextmanager
 
 import pytest
 
-from tests import test_e2e_db_worker as db_e2e
-from tests.test_e2e_db_worker import MANAGE, ROOT, assert_site_translated, manage, wait_for_run
+from tests.e2e.helpers import MANAGE, ROOT, assert_site_translated, manage, wait_for_run
 
-site_env = db_e2e.site_env  # the fixture: a brand-new SQLite or PostgreSQL database
-
-pytestmark = [pytest.mark.e2e, pytest.mark.rq]
+pytestmark = pytest.mark.rq
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379")
 CLAIM_KEY = "wagtail_bulk_translate:e2e:claim"

@@ -8,7 +8,6 @@ the DummyBackend runs deferred tasks at once, before a backed-off unit is claima
 
 from __future__ import annotations
 
-import types
 from datetime import timedelta
 
 import pytest
@@ -17,7 +16,7 @@ from django.db.models.functions import Now
 from django.utils import timezone
 from wagtail.models import Page
 
-from tests import factories as f
+from tests.lookups import counts, unit_of
 from wagtail_bulk_translate import api as controls
 from wagtail_bulk_translate import schedule, tasks
 from wagtail_bulk_translate.engine import claims, failures, finish
@@ -34,42 +33,15 @@ from wagtail_bulk_translate.translators.pseudo import pseudo_localize
 
 pytestmark = pytest.mark.django_db
 
+FR = ("fr",)  # the runs of this module translate into French only
+
 
 # --- fixtures and helpers ----------------------------------------------------------------------
 
 
-@pytest.fixture
-def conf(settings):
-    def _conf(**values):
-        settings.WAGTAIL_BULK_TRANSLATE = {**settings.WAGTAIL_BULK_TRANSLATE, **values}
-
-    _conf(RETRY_BACKOFF_SECONDS=0, MAX_ATTEMPTS=3, UNITS_PER_CLAIM=1)
-    return _conf
-
-
-@pytest.fixture
-def site(task_queue, conf):
-    """4 pages: home > news > Story 0, Story 1."""
-    home = f.home_page("Home")
-    news = f.index_page(home, "News")
-    stories = [f.article(news, f"Story {i}") for i in range(2)]
-    task_queue.clear()
-    return types.SimpleNamespace(
-        home=home,
-        news=news,
-        story=stories[0],
-        other=stories[1],
-        objects=[home, news, *stories],
-        scope={"pages": [{"id": home.pk, "descendants": True}]},
-    )
-
-
-@pytest.fixture
-def begin(start, site, recording_translator):
-    def _begin(locales=("fr",), **kwargs):
-        return start(scope=site.scope, source_locale="en", target_locales=list(locales), **kwargs)
-
-    return _begin
+@pytest.fixture(autouse=True)
+def failure_settings(conf):
+    conf(RETRY_BACKOFF_SECONDS=0, MAX_ATTEMPTS=3, UNITS_PER_CLAIM=1)
 
 
 def flaky(error: Exception, times: int, value: str = "Histoire 0"):
@@ -84,14 +56,6 @@ def flaky(error: Exception, times: int, value: str = "Histoire 0"):
 
     override.calls = calls
     return override
-
-
-def run_task(task_queue, name: str):
-    results = task_queue.backend.results
-    index = next(i for i, result in enumerate(results) if result.task.name == name)
-    result = results.pop(index)
-    with task_queue.capture_on_commit(execute=True):
-        return result.task.func(*result.args, **result.kwargs)
 
 
 def run_until(task_queue, condition, max_tasks: int = 200) -> None:
@@ -110,18 +74,8 @@ def run_all_but(task_queue, name: str, max_tasks: int = 200) -> None:
         others = [r for r in task_queue.backend.results if r.task.name != name]
         if not others:
             return
-        run_task(task_queue, others[0].task.name)
+        task_queue.run_first(others[0].task.name)
     raise AssertionError("queue did not settle")
-
-
-def unit_of(run: Run, obj, code: str = "fr") -> Unit:
-    return Unit.objects.get(
-        run=run, object_key=obj.translation_key, target_locale__language_code=code
-    )
-
-
-def counts(run: Run) -> dict[str, int]:
-    return {status: n for status, n in run.unit_counts().items() if n}
 
 
 def target(obj, code: str = "fr"):
@@ -189,7 +143,7 @@ def test_transient_error_is_retried_and_the_unit_succeeds(
     site, begin, task_queue, recording_translator, error
 ):
     recording_translator.overrides["Story 0"] = flaky(error, times=1)
-    run = begin()
+    run = begin(locales=FR)
     task_queue.drain()
 
     unit = unit_of(run, site.story)
@@ -224,7 +178,7 @@ def test_permanent_error_fails_the_unit_at_once(
     site, begin, task_queue, recording_translator, error, code
 ):
     recording_translator.overrides["Story 0"] = flaky(error, times=99)
-    run = begin()
+    run = begin(locales=FR)
     task_queue.drain()
 
     unit = unit_of(run, site.story)
@@ -244,7 +198,7 @@ def test_transient_error_on_every_attempt_fails_after_max_attempts(
 ):
     error = TransientTranslatorError("Too many requests.", ErrorCode.RATE_LIMITED)
     recording_translator.overrides["Story 0"] = flaky(error, times=99)
-    run = begin()
+    run = begin(locales=FR)
     task_queue.drain()
 
     unit = unit_of(run, site.story)
@@ -265,7 +219,7 @@ def test_transient_failure_waits_for_its_back_off(
 ):
     conf(RETRY_BACKOFF_SECONDS=30)
     recording_translator.overrides["Story 0"] = flaky(TransientTranslatorError("503."), times=1)
-    run = begin()
+    run = begin(locales=FR)
     task_queue.drain(max_tasks=100)  # ends: one deferred wake-up, not a busy loop
 
     unit = unit_of(run, site.story)
@@ -313,7 +267,7 @@ def test_quota_exhausted_pauses_the_run_and_it_resumes_once_the_quota_is_back(
         return "Histoire 0"
 
     recording_translator.overrides["Story 0"] = over_quota
-    run = begin()
+    run = begin(locales=FR)
     run_until(task_queue, lambda: Run.objects.get(pk=run.pk).status == RunStatus.PAUSED)
 
     run.refresh_from_db()
@@ -332,7 +286,7 @@ def test_quota_exhausted_pauses_the_run_and_it_resumes_once_the_quota_is_back(
     assert Run.objects.get(pk=run.pk).status == RunStatus.PAUSED
 
     # The scheduled retry finds the quota still used up: paused again, next retry scheduled.
-    assert run_task(task_queue, "retry_after_quota") == {"resumed": True}
+    assert task_queue.run_first("retry_after_quota") == {"resumed": True}
     run_until(task_queue, lambda: Run.objects.get(pk=run.pk).status == RunStatus.PAUSED)
     run_all_but(task_queue, "retry_after_quota")
     assert task_queue.names() == ["retry_after_quota"]
@@ -340,7 +294,7 @@ def test_quota_exhausted_pauses_the_run_and_it_resumes_once_the_quota_is_back(
 
     # The quota is back: the next retry resumes the run and it completes.
     quota["left"] = True
-    assert run_task(task_queue, "retry_after_quota") == {"resumed": True}
+    assert task_queue.run_first("retry_after_quota") == {"resumed": True}
     task_queue.drain()
 
     run.refresh_from_db()
@@ -352,8 +306,8 @@ def test_quota_exhausted_pauses_the_run_and_it_resumes_once_the_quota_is_back(
 
 
 def test_quota_retry_leaves_a_run_paused_by_an_editor_alone(site, begin, task_queue):
-    run = begin()
-    run_task(task_queue, "coordinate_run")
+    run = begin(locales=FR)
+    task_queue.run_first("coordinate_run")
     controls.pause_run(run.pk)
 
     assert run_task_direct(run.pk) == {"resumed": False}
@@ -420,7 +374,7 @@ def test_source_edited_mid_unit_is_not_written_stale_and_is_retried(
         return "Histoire 0"
 
     recording_translator.overrides["Story 0"] = edit_source_while_translating
-    run = begin(content_source=content_source)
+    run = begin(locales=FR, content_source=content_source)
     run_until(task_queue, lambda: changed_source_reported(run, site.story))
 
     unit = unit_of(run, site.story)

@@ -31,6 +31,7 @@ from wagtail_bulk_translate.errors import (
 from wagtail_bulk_translate.models import Run, RunStatus, UnitStatus
 from wagtail_bulk_translate.translators.deepl import DeepLTranslator
 from wagtail_bulk_translate.translators.deepl import locales as deepl_locales
+from wagtail_bulk_translate.translators.deepl.http import BoundedHttpClient, install_http_client
 from wagtail_bulk_translate.translators.deepl.locales import UnsupportedLocale
 from wagtail_bulk_translate.translators.deepl.packing import encoded_size, pack
 
@@ -57,7 +58,7 @@ def make(fake_deepl):  # noqa: F811
     return _make
 
 
-def translate(translator, texts, source=EN, target=DE) -> dict[str, str]:
+def translate_strings(translator, texts, source=EN, target=DE) -> dict[str, str]:
     result = translator.translate(source, target, [StringValue(t) for t in texts])
     return {k.data: v.data for k, v in result.items()}
 
@@ -138,7 +139,7 @@ def test_can_translate_uses_the_mapping_without_a_key_or_network():
 
 def test_unsupported_locale_fails_with_its_code(make, fake_deepl):  # noqa: F811
     with pytest.raises(UnsupportedLocale) as info:
-        translate(make(), ["Hello"], target=loc("cy"))
+        translate_strings(make(), ["Hello"], target=loc("cy"))
     assert info.value.code == ErrorCode.UNSUPPORTED_LOCALE
     assert "LOCALE_MAP" in info.value.message
     assert fake_deepl.requests == []
@@ -149,7 +150,7 @@ def test_unsupported_locale_fails_with_its_code(make, fake_deepl):  # noqa: F811
 
 def test_packs_at_most_50_texts_per_request(make, fake_deepl):  # noqa: F811
     texts = [f"Sentence number {i}." for i in range(120)]
-    result = translate(make(), texts)
+    result = translate_strings(make(), texts)
 
     assert result == {t: f"[DE] {t.upper()}" for t in texts}
     assert [len(r.texts) for r in fake_deepl.translate_requests()] == [50, 50, 20]
@@ -163,7 +164,7 @@ def test_packs_within_the_byte_budget_measured_on_the_encoded_body(make, fake_de
     texts = [f'<a id="a1">{i}</a> {cjk} <b>{i}</b>' for i in range(30)]
     translator = make(MAX_REQUEST_BYTES=60_000)
 
-    result = translate(translator, texts)
+    result = translate_strings(translator, texts)
 
     assert len(result) == 30
     requests_made = fake_deepl.translate_requests()
@@ -175,7 +176,7 @@ def test_packs_within_the_byte_budget_measured_on_the_encoded_body(make, fake_de
 
 def test_default_byte_budget_stays_under_deepls_limit(make, fake_deepl):  # noqa: F811
     texts = [f"{i} " + "é" * 4000 for i in range(50)]  # 50 texts of ~24 KB encoded each
-    translate(make(), texts)
+    translate_strings(make(), texts)
     bodies = [r.body_bytes for r in fake_deepl.translate_requests()]
     assert max(bodies) <= 100_000
     assert len(bodies) == 13
@@ -234,8 +235,8 @@ def test_formality_glossary_context_and_model_are_sent(make, fake_deepl):  # noq
         MODEL_TYPE="quality_optimized",
     )
 
-    translate(translator, ["Hello"], target=DE)
-    translate(translator, ["Hello"], target=loc("fr-ca"))
+    translate_strings(translator, ["Hello"], target=DE)
+    translate_strings(translator, ["Hello"], target=loc("fr-ca"))
 
     to_de, to_fr = fake_deepl.translate_requests()
     assert (to_de.source_lang, to_de.target_lang) == ("EN", "DE")
@@ -251,21 +252,21 @@ def test_formality_glossary_context_and_model_are_sent(make, fake_deepl):  # noq
 
 def test_bad_numbers_in_options_are_configuration_errors(make, fake_deepl):  # noqa: F811
     with pytest.raises(TranslatorConfigError, match="MAX_REQUEST_BYTES"):
-        translate(make(MAX_REQUEST_BYTES="lots"), ["Hello"])
+        translate_strings(make(MAX_REQUEST_BYTES="lots"), ["Hello"])
     with pytest.raises(TranslatorConfigError, match="TIMEOUT"):
-        translate(make(TIMEOUT="soon"), ["Hello"])
+        translate_strings(make(TIMEOUT="soon"), ["Hello"])
 
 
 def test_bad_formality_is_a_configuration_error(make, fake_deepl):  # noqa: F811
     with pytest.raises(TranslatorConfigError, match="FORMALITY"):
-        translate(make(FORMALITY={"de": "very"}), ["Hello"])
+        translate_strings(make(FORMALITY={"de": "very"}), ["Hello"])
     assert fake_deepl.requests == []
 
 
 def test_english_target_variant_is_configurable(make, fake_deepl):  # noqa: F811
-    translate(make(), ["Hallo"], source=DE, target=EN)
-    translate(make(DEFAULT_VARIANTS={"en": "EN-GB"}), ["Hallo"], source=DE, target=EN)
-    translate(make(LOCALE_MAP={"en": "en-gb"}), ["Hallo"], source=DE, target=loc("en"))
+    translate_strings(make(), ["Hallo"], source=DE, target=EN)
+    translate_strings(make(DEFAULT_VARIANTS={"en": "EN-GB"}), ["Hallo"], source=DE, target=EN)
+    translate_strings(make(LOCALE_MAP={"en": "en-gb"}), ["Hallo"], source=DE, target=loc("en"))
     assert [r.target_lang for r in fake_deepl.translate_requests()] == ["EN-US", "EN-GB", "EN-GB"]
 
 
@@ -274,7 +275,7 @@ def test_english_target_variant_is_configurable(make, fake_deepl):  # noqa: F811
 
 def test_markup_survives(make, fake_deepl):  # noqa: F811
     text = 'Read <b>this</b> &amp; <a id="a1">that <i>link</i></a>,<br/> and <code>x = 1</code>.'
-    result = translate(make(), [text])
+    result = translate_strings(make(), [text])
     assert result[text] == (
         '[DE] READ <b>THIS</b> &amp; <a id="a1">THAT <i>LINK</i></a>,<br/> AND <code>x = 1</code>.'
     )
@@ -319,14 +320,14 @@ def test_markup_without_tag_handling_is_caught(make, fake_deepl):  # noqa: F811
 
 def test_rate_limit_is_retried_by_the_client(make, fake_deepl):  # noqa: F811
     fake_deepl.fail_next(429, times=2)
-    assert translate(make(RETRIES=3), ["Hi"]) == {"Hi": "[DE] HI"}
+    assert translate_strings(make(RETRIES=3), ["Hi"]) == {"Hi": "[DE] HI"}
     assert [r.status for r in fake_deepl.translate_requests(None)] == [429, 429, 200]
 
 
 def test_rate_limit_beyond_retries_is_transient_rate_limited(make, fake_deepl):  # noqa: F811
     fake_deepl.fail_next(429, times=5)
     with pytest.raises(TransientTranslatorError) as info:
-        translate(make(RETRIES=1), ["Hi"])
+        translate_strings(make(RETRIES=1), ["Hi"])
     assert info.value.code == ErrorCode.RATE_LIMITED
     assert info.value.transient
     assert len(fake_deepl.translate_requests(None)) == 2
@@ -335,7 +336,7 @@ def test_rate_limit_beyond_retries_is_transient_rate_limited(make, fake_deepl): 
 def test_quota_exceeded(make, fake_deepl):  # noqa: F811
     fake_deepl.fail_next(456)
     with pytest.raises(QuotaExceededError) as info:
-        translate(make(), ["Hi"])
+        translate_strings(make(), ["Hi"])
     assert info.value.code == ErrorCode.QUOTA_EXCEEDED
     assert len(fake_deepl.translate_requests(None)) == 1  # never retried
 
@@ -344,7 +345,7 @@ def test_a_failure_mid_call_carries_what_was_already_paid_for(make, fake_deepl):
     translator = make(MAX_TEXTS_PER_REQUEST=2)
     fake_deepl.character_limit = 6  # "One" and "Two" fit, then the quota is gone
     with pytest.raises(QuotaExceededError) as info:
-        translate(translator, ["One", "Two", "Three", "Four"])
+        translate_strings(translator, ["One", "Two", "Three", "Four"])
     assert info.value.partial.texts == {"One": "[DE] ONE", "Two": "[DE] TWO"}
     assert info.value.partial.billed_characters == {"One": 3, "Two": 3}
 
@@ -352,7 +353,7 @@ def test_a_failure_mid_call_carries_what_was_already_paid_for(make, fake_deepl):
 def test_bad_key_is_a_configuration_error(make, fake_deepl):  # noqa: F811
     fake_deepl.rejected_keys.add("secret-key:fx")
     with pytest.raises(TranslatorConfigError) as info:
-        translate(make(AUTH_KEY="secret-key:fx"), ["Hi"])
+        translate_strings(make(AUTH_KEY="secret-key:fx"), ["Hi"])
     assert info.value.code == ErrorCode.AUTH_CONFIG
     assert "secret-key" not in info.value.message
     assert "secret-key" not in repr(make(AUTH_KEY="secret-key:fx"))
@@ -360,45 +361,45 @@ def test_bad_key_is_a_configuration_error(make, fake_deepl):  # noqa: F811
 
 def test_key_comes_from_the_environment(make, fake_deepl, monkeypatch):  # noqa: F811
     monkeypatch.setenv("DEEPL_AUTH_KEY", "from-env:fx")
-    translate(make(AUTH_KEY=None), ["Hi"])
+    translate_strings(make(AUTH_KEY=None), ["Hi"])
     assert fake_deepl.requests[-1].auth_key == "from-env:fx"
 
     monkeypatch.delenv("DEEPL_AUTH_KEY")
     with pytest.raises(TranslatorConfigError, match="DEEPL_AUTH_KEY"):
-        translate(make(AUTH_KEY=""), ["Hi"])
+        translate_strings(make(AUTH_KEY=""), ["Hi"])
 
 
 def test_server_errors_are_retried_then_transient(make, fake_deepl):  # noqa: F811
     fake_deepl.fail_next(500)
-    assert translate(make(RETRIES=2), ["Hi"]) == {"Hi": "[DE] HI"}
+    assert translate_strings(make(RETRIES=2), ["Hi"]) == {"Hi": "[DE] HI"}
 
     fake_deepl.fail_next(503, times=3)
     with pytest.raises(TransientTranslatorError) as info:
-        translate(make(RETRIES=2), ["Hi"])
+        translate_strings(make(RETRIES=2), ["Hi"])
     assert info.value.code == ErrorCode.TRANSLATOR_ERROR
     assert "503" in info.value.message
 
 
 def test_dropped_connections_are_retried_then_transient(make, fake_deepl):  # noqa: F811
     fake_deepl.drop_next()
-    assert translate(make(RETRIES=2), ["Hi"]) == {"Hi": "[DE] HI"}
+    assert translate_strings(make(RETRIES=2), ["Hi"]) == {"Hi": "[DE] HI"}
 
     fake_deepl.drop_next(times=3)
     with pytest.raises(TransientTranslatorError, match="could not be reached"):
-        translate(make(RETRIES=2), ["Hi"])
+        translate_strings(make(RETRIES=2), ["Hi"])
 
 
 def test_slow_answers_time_out_and_are_retried(make, fake_deepl):  # noqa: F811
     fake_deepl.slow_next(1.0)
     started = time.monotonic()
-    assert translate(make(TIMEOUT=0.2, RETRIES=2), ["Hi"]) == {"Hi": "[DE] HI"}
+    assert translate_strings(make(TIMEOUT=0.2, RETRIES=2), ["Hi"]) == {"Hi": "[DE] HI"}
     assert time.monotonic() - started < 1.0
 
 
 def test_bad_request_is_a_translator_error_not_a_configuration_error(make, fake_deepl):  # noqa: F811
     # DeepL refuses formality "more" for a language without formality: only that locale fails.
     with pytest.raises(TranslatorError) as info:
-        translate(make(FORMALITY={"en": "more"}), ["Hallo"], source=DE, target=loc("en-gb"))
+        translate_strings(make(FORMALITY={"en": "more"}), ["Hallo"], source=DE, target=loc("en-gb"))
     assert type(info.value) is TranslatorError
     assert not info.value.transient
     assert "formality" in info.value.message
@@ -406,7 +407,7 @@ def test_bad_request_is_a_translator_error_not_a_configuration_error(make, fake_
 
 def test_unknown_glossary_is_a_configuration_error(make, fake_deepl):  # noqa: F811
     with pytest.raises(TranslatorConfigError, match="GLOSSARIES"):
-        translate(make(GLOSSARIES={"en:de": "missing"}), ["Hi"])
+        translate_strings(make(GLOSSARIES={"en:de": "missing"}), ["Hi"])
 
 
 def test_retries_never_outlast_half_the_lease(make, fake_deepl, settings):  # noqa: F811
@@ -414,7 +415,7 @@ def test_retries_never_outlast_half_the_lease(make, fake_deepl, settings):  # no
     fake_deepl.fail_next(503, times=1000)
     started = time.monotonic()
     with pytest.raises(TransientTranslatorError):
-        translate(make(RETRIES=50, RETRY_BACKOFF_SECONDS=0.2), ["Hi"])
+        translate_strings(make(RETRIES=50, RETRY_BACKOFF_SECONDS=0.2), ["Hi"])
     assert time.monotonic() - started < 1.0  # the budget is 0.5 s
 
 
@@ -432,7 +433,7 @@ def test_billed_characters_per_text(make, fake_deepl):  # noqa: F811
 def test_usage(make, fake_deepl):  # noqa: F811
     fake_deepl.character_limit = 500_000
     translator = make()
-    translate(translator, ["Hello"])
+    translate_strings(translator, ["Hello"])
     usage = translator.usage()
     assert (usage.characters_used, usage.character_limit, usage.remaining) == (5, 500_000, 499_995)
 
@@ -507,7 +508,7 @@ def deepl_runs(settings, fake_deepl, task_queue):  # noqa: F811
 
 
 @pytest.fixture
-def magazine(task_queue):
+def repeated_texts(task_queue):
     """home > news > three articles; two share a summary and a paragraph."""
     shared = [f.block("paragraph", f.rich('Visit <a href="/shop/">our shop</a>.'))]
     home = f.home_page("Home")
@@ -543,10 +544,10 @@ def run_pages(start, task_queue, scope, locales=("fr", "de"), **options) -> Run:
 
 
 @pytest.mark.django_db
-def test_a_run_bills_exactly_the_floor(start, task_queue, deepl_runs, magazine, settings):
+def test_a_run_bills_exactly_the_floor(start, task_queue, deepl_runs, repeated_texts, settings):
     settings.WAGTAIL_BULK_TRANSLATE = {**settings.WAGTAIL_BULK_TRANSLATE, "UNITS_PER_CLAIM": 2}
 
-    run = run_pages(start, task_queue, magazine, publish_policy="publish")
+    run = run_pages(start, task_queue, repeated_texts, publish_policy="publish")
 
     assert run.status == RunStatus.SUCCEEDED
     assert set(run.units.values_list("status", flat=True)) == {UnitStatus.SUCCEEDED}
@@ -563,10 +564,10 @@ def test_a_run_bills_exactly_the_floor(start, task_queue, deepl_runs, magazine, 
 
 @pytest.mark.django_db
 def test_quota_pauses_the_run_and_resume_finishes_it(
-    start, task_queue, deepl_runs, magazine, django_capture_on_commit_callbacks
+    start, task_queue, deepl_runs, repeated_texts, django_capture_on_commit_callbacks
 ):
     deepl_runs.quota_exceeded = True
-    run = start(scope=magazine, source_locale="en", target_locales=["fr", "de"])
+    run = start(scope=repeated_texts, source_locale="en", target_locales=["fr", "de"])
     run_until_settled(task_queue)
 
     run.refresh_from_db()
@@ -590,7 +591,7 @@ def test_quota_pauses_the_run_and_resume_finishes_it(
 
 @pytest.mark.django_db
 def test_quota_running_out_mid_call_bills_nothing_twice(
-    start, task_queue, deepl_runs, magazine, settings, django_capture_on_commit_callbacks
+    start, task_queue, deepl_runs, repeated_texts, settings, django_capture_on_commit_callbacks
 ):
     conf = settings.WAGTAIL_BULK_TRANSLATE
     options = {**conf["TRANSLATOR"]["OPTIONS"], "MAX_TEXTS_PER_REQUEST": 3}
@@ -600,7 +601,7 @@ def test_quota_running_out_mid_call_bills_nothing_twice(
         "TRANSLATOR": {"CLASS": DEEPL_CLASS, "OPTIONS": options},
     }
     deepl_runs.fail_next(456, after=2)
-    run = start(scope=magazine, source_locale="en", target_locales=["fr", "de"])
+    run = start(scope=repeated_texts, source_locale="en", target_locales=["fr", "de"])
     run_until_settled(task_queue)
     assert Run.objects.get(pk=run.pk).status == RunStatus.PAUSED
 
@@ -618,9 +619,9 @@ def test_quota_running_out_mid_call_bills_nothing_twice(
 
 
 @pytest.mark.django_db
-def test_a_bad_key_stops_the_run_with_one_message(start, task_queue, deepl_runs, magazine):
+def test_a_bad_key_stops_the_run_with_one_message(start, task_queue, deepl_runs, repeated_texts):
     deepl_runs.rejected_keys.add("test:fx")
-    run = run_pages(start, task_queue, magazine)
+    run = run_pages(start, task_queue, repeated_texts)
     assert run.status == RunStatus.FAILED
     assert run.error_code == ErrorCode.AUTH_CONFIG
     assert "403" in run.error_message
@@ -688,3 +689,27 @@ def test_the_demo_site_bills_exactly_the_floor(start, task_queue, deepl_runs):
     assert run.billed_characters == floor
     for target_lang in ("FR", "DE"):
         assert sorted(deepl_runs.texts_sent(target_lang)) == sorted(needed)
+
+
+# --- the client's HTTP layer ---------------------------------------------------------------------
+
+
+def test_each_client_gets_its_own_http_layer(make):
+    client = make(RETRIES=5, TIMEOUT=7).client()
+    assert isinstance(client._client, BoundedHttpClient)
+    assert (client._client.retries, client._client.timeout) == (5, 7.0)
+    assert make().client()._client is not client._client
+
+
+def test_a_client_without_a_replaceable_http_layer_is_a_clear_configuration_error():
+    client = types.SimpleNamespace(_client=None)
+    http = BoundedHttpClient(retries=0, timeout=1, backoff=0)
+    with pytest.raises(TranslatorConfigError, match="no replaceable HTTP layer"):
+        install_http_client(client, http)
+
+
+def test_deepl_without_a_key_says_so_without_being_built(monkeypatch):
+    monkeypatch.delenv("DEEPL_AUTH_KEY", raising=False)
+    [problem] = DeepLTranslator.configuration_problems({})
+    assert "no API key" in problem.message and "DEEPL_AUTH_KEY" in problem.hint
+    assert DeepLTranslator.configuration_problems({"AUTH_KEY": "k:fx"}) == []

@@ -36,7 +36,7 @@ pytestmark = pytest.mark.django_db
 # --- helpers ------------------------------------------------------------------------------------
 
 
-def key(instance) -> tuple[int, str]:
+def scoped_key(instance) -> tuple[int, str]:
     """(content type id, object id) of a model instance, as enumeration reports it."""
     if isinstance(instance, Page):
         return (instance.content_type_id, str(instance.pk))
@@ -47,17 +47,12 @@ def keys(objects) -> list[tuple[int, str]]:
     return [(o.content_type_id, o.object_id) for o in objects]
 
 
-def plugin_tasks(task_queue) -> list[str]:
-    """Names of the plugin's queued tasks (Wagtail queues search-index tasks too)."""
-    return [n for n in task_queue.names() if n in ("coordinate_run", "process_units")]
-
-
 def enumerate_scope(scope: Scope | dict, locale, batch_size: int = 1000) -> list:
     scope = scope if isinstance(scope, Scope) else Scope.from_json(scope)
     return list(iter_scope(scope, locale, batch_size=batch_size))
 
 
-def subtree(*ids: int) -> list[dict]:
+def page_roots(*ids: int) -> list[dict]:
     return [{"id": pk, "descendants": True} for pk in ids]
 
 
@@ -65,8 +60,8 @@ def ancestors_come_first(pages: list[Page], order: list[tuple[int, str]]) -> Non
     position = {k: i for i, k in enumerate(order)}
     for page in pages:
         for ancestor in page.get_ancestors():
-            if key(ancestor) in position:
-                assert position[key(ancestor)] < position[key(page)], (
+            if scoped_key(ancestor) in position:
+                assert position[scoped_key(ancestor)] < position[scoped_key(page)], (
                     f"{ancestor.title!r} is enumerated after its descendant {page.title!r}"
                 )
 
@@ -116,26 +111,26 @@ def sites(tree):
 
 
 def test_page_subtrees_are_enumerated_in_tree_order_across_roots(tree):
-    found = enumerate_scope({"pages": subtree(tree.home.pk, tree.home2.pk)}, tree.en)
+    found = enumerate_scope({"pages": page_roots(tree.home.pk, tree.home2.pk)}, tree.en)
     t = tree
     expected = [t.home, t.news, t.n1, t.n2, t.n3, t.guides, t.g1, t.g2, t.home2, t.blog, t.b1]
-    assert keys(found) == [key(p) for p in expected]
+    assert keys(found) == [scoped_key(p) for p in expected]
     assert [o.object_key for o in found] == [p.translation_key for p in expected]
 
 
 def test_parents_come_before_children_whatever_order_the_roots_are_given_in(tree):
     # The editor picked the News section with its articles, then the home page alone.
-    scope = {"pages": [*subtree(tree.news.pk), {"id": tree.home.pk, "descendants": False}]}
+    scope = {"pages": [*page_roots(tree.news.pk), {"id": tree.home.pk, "descendants": False}]}
     found = keys(enumerate_scope(scope, tree.en))
     expected = [tree.home, tree.news, tree.n1, tree.n2, tree.n3]
-    assert sorted(found) == sorted(key(p) for p in expected)
+    assert sorted(found) == sorted(scoped_key(p) for p in expected)
     ancestors_come_first(expected, found)
 
 
 def test_a_page_the_scope_names_twice_is_enumerated_once(tree):
     t = tree
     scope = {
-        "pages": [*subtree(t.home.pk), *subtree(t.news.pk), {"id": t.n1.pk}],
+        "pages": [*page_roots(t.home.pk), *page_roots(t.news.pk), {"id": t.n1.pk}],
         "objects": [
             ["demo.ArticlePage", str(t.n2.pk)],
             ["demo.ArticleIndexPage", str(t.guides.pk)],
@@ -143,7 +138,7 @@ def test_a_page_the_scope_names_twice_is_enumerated_once(tree):
     }
     found = keys(enumerate_scope(scope, t.en))
     pages = [t.home, t.news, t.n1, t.n2, t.n3, t.guides, t.g1, t.g2]
-    assert sorted(found) == sorted(key(p) for p in pages)
+    assert sorted(found) == sorted(scoped_key(p) for p in pages)
     ancestors_come_first(pages, found)
 
 
@@ -158,10 +153,10 @@ def translate_ancestors(page, codes=("fr", "de", "es")) -> None:
 
 def test_descendants_false_gives_the_page_alone(tree):
     found = enumerate_scope({"pages": [{"id": tree.home.pk, "descendants": False}]}, tree.en)
-    assert keys(found) == [key(tree.home)]
+    assert keys(found) == [scoped_key(tree.home)]
     translate_ancestors(tree.news)
     found = enumerate_scope({"pages": [{"id": tree.news.pk, "descendants": False}]}, tree.en)
-    assert keys(found) == [key(tree.news)]
+    assert keys(found) == [scoped_key(tree.news)]
 
 
 def test_untranslated_ancestors_outside_the_scope_come_first_for_the_locales_missing_them(tree):
@@ -169,7 +164,7 @@ def test_untranslated_ancestors_outside_the_scope_come_first_for_the_locales_mis
     tree.home.copy_for_translation(fr)
     scope = Scope(pages=[{"id": tree.n1.pk, "descendants": False}])
     found = list(iter_scope_for(scope, tree.en, [fr.pk, de.pk]))
-    assert keys(found) == [key(tree.home), key(tree.news), key(tree.n1)]
+    assert keys(found) == [scoped_key(tree.home), scoped_key(tree.news), scoped_key(tree.n1)]
     home, news, n1 = found
     assert home.target_locale_ids == {de.pk}
     assert news.target_locale_ids == {fr.pk, de.pk}
@@ -199,7 +194,7 @@ def test_snippets_are_every_translatable_snippet_of_the_source_locale_only(tree)
     labels = translatable_snippet_labels()
     assert labels == ["demo.Category", "demo.FooterText", "demo.Testimonial"]
     found = enumerate_scope({"snippets": labels}, tree.en)
-    assert keys(found) == [key(c1), key(c2), key(foot), key(quote)]
+    assert keys(found) == [scoped_key(c1), scoped_key(c2), scoped_key(foot), scoped_key(quote)]
     assert [o.object_key for o in found] == [
         c1.translation_key,
         c2.translation_key,
@@ -219,7 +214,7 @@ def test_both_settings_kinds_are_enumerated(tree, sites):
     labels = translatable_setting_labels()
     assert labels == ["demo.SiteBranding", "demo.SocialLinks"]
     found = enumerate_scope({"settings": labels}, tree.en)
-    assert keys(found) == [key(branding), key(social)]
+    assert keys(found) == [scoped_key(branding), scoped_key(social)]
     generic, per_site = found
     assert generic.object_key == branding.translation_key
     assert generic.target_locale_ids is None
@@ -255,20 +250,20 @@ def test_snippets_and_settings_come_first_then_pages_then_explicit_objects(tree)
     }
     found = keys(enumerate_scope(scope, tree.en))
     assert found == [
-        key(quote),
-        key(branding),
-        key(tree.home2),
-        key(tree.blog),
-        key(tree.b1),
-        key(tree.home),
-        key(extra),
+        scoped_key(quote),
+        scoped_key(branding),
+        scoped_key(tree.home2),
+        scoped_key(tree.blog),
+        scoped_key(tree.b1),
+        scoped_key(tree.home),
+        scoped_key(extra),
     ]
 
 
 def test_exclude_models_removes_a_page_type(tree):
-    scope = {"pages": subtree(tree.home.pk), "exclude_models": ["demo.ArticlePage"]}
+    scope = {"pages": page_roots(tree.home.pk), "exclude_models": ["demo.ArticlePage"]}
     found = keys(enumerate_scope(scope, tree.en, batch_size=2))
-    assert found == [key(tree.home), key(tree.news), key(tree.guides)]
+    assert found == [scoped_key(tree.home), scoped_key(tree.news), scoped_key(tree.guides)]
 
 
 def test_exclude_models_removes_a_snippet_model_and_explicit_objects_of_it(tree):
@@ -282,7 +277,7 @@ def test_exclude_models_removes_a_snippet_model_and_explicit_objects_of_it(tree)
     found = enumerate_scope(scope, tree.en)
     category_ct = ContentType.objects.get_for_model(Category).pk
     assert category_ct not in {o.content_type_id for o in found}
-    assert keys(found) == [key(Quote.objects.get()), key(tree.home2)]
+    assert keys(found) == [scoped_key(Quote.objects.get()), scoped_key(tree.home2)]
 
 
 def test_objects_of_other_locales_are_never_enumerated(tree):
@@ -303,12 +298,12 @@ def test_objects_of_other_locales_are_never_enumerated(tree):
         instance = model._default_manager.get(pk=obj.object_id)
         assert instance.locale_id == tree.en.pk, f"{model.__name__} {instance} is not in en"
     en_pages = Page.objects.filter(locale=tree.en, depth__gte=2)
-    assert set(keys(found)) >= {key(p) for p in en_pages} | {key(travel)}
+    assert set(keys(found)) >= {scoped_key(p) for p in en_pages} | {scoped_key(travel)}
 
 
 def test_source_locale_is_never_a_target(tree, start):
     with pytest.raises(BulkTranslateError, match="source locale en cannot also be a target"):
-        start(scope={"pages": subtree(tree.home.pk)}, source_locale="en", target_locales=["en"])
+        start(scope={"pages": page_roots(tree.home.pk)}, source_locale="en", target_locales=["en"])
     assert not Run.objects.exists()
 
 
@@ -317,7 +312,7 @@ def test_no_unit_pairs_an_object_with_its_own_locale(tree, task_queue, settings)
     from wagtail_bulk_translate.engine.coordinator import coordinate
 
     run = Run.objects.create(
-        scope={"pages": subtree(tree.home.pk), "snippets": ["demo.Category"]},
+        scope={"pages": page_roots(tree.home.pk), "snippets": ["demo.Category"]},
         source_locale=tree.en,
         translator_class="wagtail_bulk_translate.translators.pseudo.PseudoTranslator",
     )
@@ -341,7 +336,7 @@ def mixed_scope(tree, sites):
     SiteBranding.objects.create(locale=tree.en, tagline="Slow news")
     SocialLinks.objects.create(site=sites.default, newsletter_pitch="Monthly")
     return Scope(
-        pages=subtree(tree.home.pk, tree.home2.pk),
+        pages=page_roots(tree.home.pk, tree.home2.pk),
         snippets=["demo.Category", "demo.Testimonial"],
         settings=["demo.SiteBranding", "demo.SocialLinks"],
         objects=[["demo.FooterText", str(footer().pk)]],
@@ -373,7 +368,7 @@ def test_small_batches_concatenate_to_the_single_big_batch(tree, mixed_scope):
 
 def test_resuming_from_a_cursor_is_exact_when_content_changes_meanwhile(tree):
     cats = [category(name) for name in ("A", "B", "C", "D", "E", "F")]
-    scope = Scope(snippets=["demo.Category"], pages=subtree(tree.news.pk))
+    scope = Scope(snippets=["demo.Category"], pages=page_roots(tree.news.pk))
     everything = keys(enumerate_scope(scope, tree.en))
     enumerator = Enumerator(scope, tree.en, batch_size=3)
     first = enumerator.next_batch(None)
@@ -406,7 +401,7 @@ def test_queries_per_batch_do_not_grow_with_the_batch_size(tree, count_queries, 
     extra = [article(tree.news, f"More news {i}") for i in range(30)]
     cats = [category(f"Category {i}") for i in range(30)]
     scope = {
-        "pages": Scope(pages=subtree(tree.home.pk)),
+        "pages": Scope(pages=page_roots(tree.home.pk)),
         "snippets": Scope(snippets=["demo.Category"]),
         "objects": Scope(
             objects=[["demo.ArticlePage", str(p.pk)] for p in extra]
@@ -440,7 +435,7 @@ INVALID = [
     pytest.param(lambda t: {"snippets": ["demo.Nope"]}, "Unknown model 'demo.Nope'", id="label"),
     pytest.param(lambda t: {"snippets": ["Category"]}, "Unknown model 'Category'", id="no-app"),
     pytest.param(
-        lambda t: {"pages": subtree(t.home.pk), "exclude_models": ["demo.Nope"]},
+        lambda t: {"pages": page_roots(t.home.pk), "exclude_models": ["demo.Nope"]},
         "Unknown model 'demo.Nope'",
         id="exclude-label",
     ),
@@ -455,7 +450,7 @@ INVALID = [
     pytest.param(
         lambda t: {"settings": ["demo.Category"]}, "not a settings model", id="not-setting"
     ),
-    pytest.param(lambda t: {"pages": subtree(999_999)}, "999999.* does not exist", id="no-page"),
+    pytest.param(lambda t: {"pages": page_roots(999_999)}, "999999.* does not exist", id="no-page"),
     pytest.param(
         lambda t: {"objects": [["demo.Category", "999999"]]},
         r"demo\.Category 999999 does not exist",
@@ -464,9 +459,9 @@ INVALID = [
     pytest.param(
         lambda t: {"objects": [["demo.Category", "abc"]]}, "abc", id="object-pk-not-a-number"
     ),
-    pytest.param(lambda t: {"pages": subtree("abc")}, "abc", id="page-id-not-a-number"),
+    pytest.param(lambda t: {"pages": page_roots("abc")}, "abc", id="page-id-not-a-number"),
     pytest.param(
-        lambda t: {"pages": subtree(fr_home(t).pk)}, "not in the source locale", id="fr-page"
+        lambda t: {"pages": page_roots(fr_home(t).pk)}, "not in the source locale", id="fr-page"
     ),
     pytest.param(
         lambda t: {"objects": [["demo.Category", str(fr_category(t).pk)]]},
@@ -485,7 +480,7 @@ def test_invalid_scopes_are_refused_with_a_clear_message(
         start(scope=scope, source_locale="en", target_locales=["fr", "de"])
     assert not Run.objects.exists()
     assert not Unit.objects.exists()
-    assert plugin_tasks(task_queue) == []
+    assert task_queue.plugin_names() == []
 
 
 @pytest.mark.parametrize(
@@ -500,7 +495,7 @@ def test_invalid_scopes_are_refused_with_a_clear_message(
 )
 def test_bad_run_options_are_refused_with_a_clear_message(tree, start, task_queue, kwargs, message):
     options = {
-        "scope": {"pages": subtree(tree.home.pk)},
+        "scope": {"pages": page_roots(tree.home.pk)},
         "source_locale": "en",
         "target_locales": ["fr"],
         **kwargs,
@@ -508,11 +503,13 @@ def test_bad_run_options_are_refused_with_a_clear_message(tree, start, task_queu
     with pytest.raises(BulkTranslateError, match=message):
         start(**options)
     assert not Run.objects.exists()
-    assert plugin_tasks(task_queue) == []
+    assert task_queue.plugin_names() == []
 
 
 def test_a_valid_scope_starts_a_run_and_queues_only_its_coordinator(tree, start, task_queue):
-    run = start(scope={"pages": subtree(tree.home.pk)}, source_locale="en", target_locales=["fr"])
+    run = start(
+        scope={"pages": page_roots(tree.home.pk)}, source_locale="en", target_locales=["fr"]
+    )
     assert Run.objects.get() == run
-    assert plugin_tasks(task_queue) == ["coordinate_run"]
+    assert task_queue.plugin_names() == ["coordinate_run"]
     assert not Unit.objects.exists()

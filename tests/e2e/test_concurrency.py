@@ -3,21 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
 
-import pytest
-
-from tests.test_e2e_crashes import (  # noqa: F401
+from tests.e2e.helpers import (
     WorkerPool,
     assert_run_is_whole,
-    crash_env,
+    manage,
+    read_translator_log,
     run_with_pool,
-    site_env,
+    sent_twice,
 )
-from tests.test_e2e_db_worker import manage
-from tests.translators import read_translator_log
-
-pytestmark = pytest.mark.e2e
 
 DISTINCT_TEXTS = """
 import json
@@ -32,7 +26,7 @@ print(json.dumps(sorted(sample_texts(objects))))
 """
 
 
-def test_four_workers_translate_each_string_once(crash_env):  # noqa: F811
+def test_four_workers_translate_each_string_once(crash_env):
     # Nobody is killed here: a normal lease, so a slow moment on a busy machine (four writers on
     # SQLite) never hands a live worker's units to another one.
     overrides = json.loads(crash_env["WBT_SETTINGS"])
@@ -47,9 +41,9 @@ def test_four_workers_translate_each_string_once(crash_env):  # noqa: F811
     assert summary["units_total"] >= 500
     assert pool.deaths == 0
     assert_run_is_whole(crash_env, summary)
-    sent = Counter(read_translator_log(crash_env["translator_log"]))
-    assert [item for item, n in sent.items() if n > 1] == [], "a string was translated twice"
+    log = read_translator_log(crash_env["translator_log"])
+    assert sent_twice(log) == [], "a string was translated twice"
     # Exactly the work one worker would have done: every distinct text once per locale.
     distinct = json.loads(manage(crash_env, "shell", "--no-imports", "-c", DISTINCT_TEXTS).stdout)
     for code in ("fr", "de", "es"):
-        assert sorted(text for locale, text in sent if locale == code) == distinct
+        assert sorted(text for _pid, _call, locale, text in log if locale == code) == distinct

@@ -3,7 +3,7 @@
 Each test builds content, starts a run with ``start_run`` (as the admin and the command line
 do), drains the task queue in-process and asserts on what the database then holds: the target
 objects, the unit rows and the translator's calls. The translator is the recording
-pseudo-localizer of ``tests/translators.py``, so every expected value is exact:
+pseudo-localizer of ``tests/translator_doubles.py``, so every expected value is exact:
 ``pseudo_localize(source, code)``.
 """
 
@@ -17,6 +17,7 @@ from wagtail_localize.models import StringSegment, StringTranslation, Translatio
 
 from demo.models import ArticlePage, Category, SiteBranding, SocialLinks
 from tests import factories as f
+from tests.factories import subtree
 from wagtail_bulk_translate.models import Run
 from wagtail_bulk_translate.translators.pseudo import accent_text_nodes, pseudo_localize
 
@@ -57,10 +58,6 @@ def units_per_claim(settings, recording_translator):
         }
 
     return _set
-
-
-def subtree(page: Page) -> dict:
-    return {"pages": [{"id": page.pk, "descendants": True}]}
 
 
 def locale(code: str) -> Locale:

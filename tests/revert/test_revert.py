@@ -27,7 +27,7 @@ def revert(task_queue, django_capture_on_commit_callbacks):
 
 
 @pytest.fixture
-def tree():
+def story_tree():
     home = factories.home_page("Home")
     news = factories.index_page(home, "News")
     first = factories.article(news, "First story")
@@ -35,7 +35,7 @@ def tree():
     return home, news, first, second
 
 
-def translate(start, task_queue, root, locales=("fr",), **options) -> Run:
+def translate_tree(start, task_queue, root, locales=("fr",), **options) -> Run:
     run = start(
         scope={"pages": [{"id": root.pk, "descendants": True}]},
         source_locale="en",
@@ -63,9 +63,9 @@ def fr_pages():
     return Page.objects.filter(locale__language_code="fr", depth__gt=1)
 
 
-def test_revert_removes_the_targets_a_run_created(start, task_queue, tree, revert):
-    home, *_ = tree
-    run = translate(start, task_queue, home, publish_policy="publish")
+def test_revert_removes_the_targets_a_run_created(start, task_queue, story_tree, revert):
+    home, *_ = story_tree
+    run = translate_tree(start, task_queue, home, publish_policy="publish")
     assert run.status == RunStatus.SUCCEEDED
     assert fr_pages().count() == 4
     strings_before_revert = StringTranslation.objects.filter(locale__language_code="fr").count()
@@ -82,9 +82,9 @@ def test_revert_removes_the_targets_a_run_created(start, task_queue, tree, rever
     assert (summary.reverted, summary.refused, summary.remaining) == (4, 0, 0)
 
 
-def test_revert_restores_existing_targets_exactly(start, task_queue, tree, revert):
-    home, _news, first, _second = tree
-    first_run = translate(start, task_queue, home, publish_policy="publish")
+def test_revert_restores_existing_targets_exactly(start, task_queue, story_tree, revert):
+    home, _news, first, _second = story_tree
+    first_run = translate_tree(start, task_queue, home, publish_policy="publish")
     fr_first = first.get_translation(Locale.objects.get(language_code="fr"))
     before = page_state(fr_first)
     strings_before = dict(
@@ -94,7 +94,7 @@ def test_revert_restores_existing_targets_exactly(start, task_queue, tree, rever
 
     first.title = "First story, revised"
     first.save_revision().publish()
-    second_run = translate(start, task_queue, home, mode="refresh", publish_policy="publish")
+    second_run = translate_tree(start, task_queue, home, mode="refresh", publish_policy="publish")
     assert page_state(fr_first)["title"] != before["title"]
 
     revert(second_run)
@@ -106,9 +106,9 @@ def test_revert_restores_existing_targets_exactly(start, task_queue, tree, rever
     assert strings_after == strings_before
 
 
-def test_revert_keeps_a_target_edited_after_the_run(start, task_queue, tree, revert):
-    home, _news, first, _second = tree
-    run = translate(start, task_queue, home, publish_policy="publish")
+def test_revert_keeps_a_target_edited_after_the_run(start, task_queue, story_tree, revert):
+    home, _news, first, _second = story_tree
+    run = translate_tree(start, task_queue, home, publish_policy="publish")
     fr_first = first.get_translation(Locale.objects.get(language_code="fr")).specific
     fr_first.title = "Édité à la main"
     fr_first.save_revision().publish()
@@ -126,14 +126,14 @@ def test_revert_keeps_a_target_edited_after_the_run(start, task_queue, tree, rev
     assert Page.find_problems() == ([], [], [], [], [])
 
 
-def test_revert_restores_the_draft_state_of_a_live_target(start, task_queue, tree, revert):
-    home, *_ = tree
-    translate(start, task_queue, home, publish_policy="publish")
+def test_revert_restores_the_draft_state_of_a_live_target(start, task_queue, story_tree, revert):
+    home, *_ = story_tree
+    translate_tree(start, task_queue, home, publish_policy="publish")
     fr_home = home.get_translation(Locale.objects.get(language_code="fr"))
     before = page_state(fr_home)
     home.title = "Home, renamed"
     home.save_revision().publish()
-    draft_run = translate(start, task_queue, home, mode="refresh", publish_policy="draft")
+    draft_run = translate_tree(start, task_queue, home, mode="refresh", publish_policy="draft")
     after_run = page_state(fr_home)
     assert after_run["live"] and after_run["has_unpublished_changes"]
     assert after_run["title"] == before["title"]  # a draft of a live page leaves it live as is
@@ -164,8 +164,8 @@ def test_snippet_and_setting_units_revert(start, task_queue, revert):
     assert SiteBranding.objects.count() == 1
 
 
-def test_revert_is_refused_for_runs_in_progress_or_reverted(start, task_queue, tree, revert):
-    home, *_ = tree
+def test_revert_is_refused_for_runs_in_progress_or_reverted(start, task_queue, story_tree, revert):
+    home, *_ = story_tree
     run = start(
         scope={"pages": [{"id": home.pk, "descendants": True}]},
         source_locale="en",
@@ -179,9 +179,9 @@ def test_revert_is_refused_for_runs_in_progress_or_reverted(start, task_queue, t
         start_revert(run.pk)
 
 
-def test_revert_window(start, task_queue, tree, settings, revert):
-    home, *_ = tree
-    run = translate(start, task_queue, home)
+def test_revert_window(start, task_queue, story_tree, settings, revert):
+    home, *_ = story_tree
+    run = translate_tree(start, task_queue, home)
     settings.WAGTAIL_BULK_TRANSLATE = {**settings.WAGTAIL_BULK_TRANSLATE, "REVERT_WINDOW_DAYS": 0}
     with pytest.raises(RunConfigurationError, match="0 days"):
         start_revert(run.pk)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import uuid
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -11,7 +13,7 @@ from wagtail.models import Locale
 from wagtail_bulk_translate.translators.base import Translations
 from wagtail_bulk_translate.translators.pseudo import PseudoTranslator
 
-RECORDING_TRANSLATOR = "tests.translators.RecordingTranslator"
+RECORDING_TRANSLATOR = "tests.translator_doubles.RecordingTranslator"
 
 
 class RecordingTranslator(PseudoTranslator):
@@ -57,20 +59,19 @@ def translator_setting(**options: Any) -> dict[str, Any]:
 
 
 class LoggingTranslator(PseudoTranslator):
-    """Pseudo translator for worker processes: every text sent is appended to a log file.
+    """Pseudo translator for worker processes: every text sent is appended to a log file, as
+    [worker pid, call id, locale code, text] (see tests.e2e.helpers.read_translator_log).
 
-    A text sent is a text billed, so the log shows whether any string was paid for twice.
+    A text sent is a text billed, so the log shows whether any string was paid for twice, and
+    in which call of which worker.
     """
 
     def translate_texts(
         self, source_locale: Locale, target_locale: Locale, texts: list[str]
     ) -> Translations:
-        lines = "".join(json.dumps([target_locale.language_code, text]) + "\n" for text in texts)
+        call = uuid.uuid4().hex
+        code = target_locale.language_code
+        lines = "".join(json.dumps([os.getpid(), call, code, text]) + "\n" for text in texts)
         with open(self.options["LOG_PATH"], "a", encoding="utf-8") as log:
             log.write(lines)
         return super().translate_texts(source_locale, target_locale, texts)
-
-
-def read_translator_log(path) -> list[tuple[str, str]]:
-    with open(path, encoding="utf-8") as log:
-        return [tuple(json.loads(line)) for line in log if line.strip()]

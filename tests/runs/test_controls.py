@@ -12,9 +12,8 @@ import types
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from wagtail.models import Page
 
-from tests import factories as f
+from tests.lookups import counts, translated, unit_of, units_of
 from wagtail_bulk_translate import api as controls
 from wagtail_bulk_translate.engine import claims, coordinator, worker
 from wagtail_bulk_translate.errors import (
@@ -33,41 +32,6 @@ UNIT_TABLE = Unit._meta.db_table
 
 
 # --- fixtures and helpers ----------------------------------------------------------------------
-
-
-@pytest.fixture
-def conf(settings):
-    def _conf(**values):
-        settings.WAGTAIL_BULK_TRANSLATE = {**settings.WAGTAIL_BULK_TRANSLATE, **values}
-
-    return _conf
-
-
-@pytest.fixture
-def site(task_queue):
-    """5 objects: home > news > two stories, and one category. 10 units into fr and de."""
-    home = f.home_page("Home")
-    news = f.index_page(home, "News")
-    stories = [f.article(news, f"Story {i}") for i in range(2)]
-    travel = f.category("Travel", "Trips and journeys.")
-    task_queue.clear()  # search/reference-index tasks of the fixtures' own writes
-    return types.SimpleNamespace(
-        home=home,
-        news=news,
-        stories=stories,
-        category=travel,
-        objects=[home, news, *stories, travel],
-        scope={"pages": [{"id": home.pk, "descendants": True}], "snippets": ["demo.Category"]},
-    )
-
-
-@pytest.fixture
-def begin(start, site):
-    def _begin(**kwargs):
-        kwargs.setdefault("scope", site.scope)
-        return start(source_locale="en", target_locales=LOCALES, **kwargs)
-
-    return _begin
 
 
 @pytest.fixture
@@ -95,36 +59,6 @@ def billing(recording_translator, monkeypatch):
     return recording_translator
 
 
-def run_task(task_queue, name: str):
-    """Run the first queued task called ``name`` (others stay queued, in order)."""
-    results = task_queue.backend.results
-    index = next(i for i, result in enumerate(results) if result.task.name == name)
-    result = results.pop(index)
-    with task_queue.capture_on_commit(execute=True):
-        return result.task.func(*result.args, **result.kwargs)
-
-
-def unit_of(run: Run, obj, code: str) -> Unit:
-    return Unit.objects.get(
-        run=run, object_key=obj.translation_key, target_locale__language_code=code
-    )
-
-
-def units_of(run: Run, obj) -> list[Unit]:
-    return list(Unit.objects.filter(run=run, object_key=obj.translation_key))
-
-
-def counts(run: Run) -> dict[str, int]:
-    return {status: n for status, n in run.unit_counts().items() if n}
-
-
-def translated(obj, code: str) -> bool:
-    model = Page if isinstance(obj, Page) else type(obj)
-    return model.objects.filter(
-        translation_key=obj.translation_key, locale__language_code=code
-    ).exists()
-
-
 def sent(recording_translator) -> list[tuple[str, str]]:
     return [(code, text) for code, texts in recording_translator.calls for text in texts]
 
@@ -135,8 +69,8 @@ def sent(recording_translator) -> list[tuple[str, str]]:
 def test_cancel_mid_run_cancels_pending_units_and_lets_claimed_ones_finish(
     site, begin, task_queue, recording_translator
 ):
-    run = begin()
-    run_task(task_queue, "coordinate_run")
+    run = begin(scope=site.scope_with_category)
+    task_queue.run_first("coordinate_run")
     token, held = claims.claim_units(run.pk, 1)  # a worker holds the category, both locales
     assert {u.object_key for u in held} == {site.category.translation_key}
     assert len(held) == 2
@@ -181,8 +115,8 @@ def test_cancel_mid_run_cancels_pending_units_and_lets_claimed_ones_finish(
 
 
 def test_a_worker_that_lost_its_claim_cannot_finish_the_unit(site, begin, task_queue):
-    run = begin()
-    run_task(task_queue, "coordinate_run")
+    run = begin(scope=site.scope_with_category)
+    task_queue.run_first("coordinate_run")
     token, held = claims.claim_units(run.pk, 1)
     controls.cancel_run(run.pk)
 
@@ -197,8 +131,8 @@ def test_a_worker_that_lost_its_claim_cannot_finish_the_unit(site, begin, task_q
     "status", [RunStatus.SUCCEEDED, RunStatus.PARTIAL, RunStatus.FAILED, RunStatus.REVERTED]
 )
 def test_cancelling_a_finished_run_is_refused(site, begin, task_queue, status):
-    run = begin()
-    run_task(task_queue, "coordinate_run")
+    run = begin(scope=site.scope_with_category)
+    task_queue.run_first("coordinate_run")
     Run.objects.filter(pk=run.pk).update(status=status)
 
     with pytest.raises(RunConfigurationError):
@@ -209,8 +143,8 @@ def test_cancelling_a_finished_run_is_refused(site, begin, task_queue, status):
 
 
 def test_a_paused_run_can_be_cancelled(site, begin, task_queue):
-    run = begin()
-    run_task(task_queue, "coordinate_run")
+    run = begin(scope=site.scope_with_category)
+    task_queue.run_first("coordinate_run")
     assert controls.pause_run(run.pk)
 
     assert controls.cancel_run(run.pk) == 10
@@ -225,8 +159,8 @@ def test_cancel_during_enumeration_stops_the_coordinator(
     conf(ENUMERATION_BATCH_SIZE=1, COORDINATOR_TICK_SECONDS=1.5)
     clock = iter(range(1_000_000))
     monkeypatch.setattr(coordinator, "time", types.SimpleNamespace(monotonic=lambda: next(clock)))
-    run = begin()
-    run_task(task_queue, "coordinate_run")
+    run = begin(scope=site.scope_with_category)
+    task_queue.run_first("coordinate_run")
     created = Unit.objects.filter(run=run).count()
     assert 0 < created < 10
 
@@ -247,8 +181,8 @@ def test_cancel_during_enumeration_stops_the_coordinator(
 def test_paused_run_hands_out_no_work_and_completes_after_resume(
     site, begin, task_queue, commit, recording_translator
 ):
-    run = begin()
-    run_task(task_queue, "coordinate_run")
+    run = begin(scope=site.scope_with_category)
+    task_queue.run_first("coordinate_run")
     assert task_queue.names().count("process_units") >= 1
 
     assert controls.pause_run(run.pk)
@@ -282,8 +216,8 @@ def test_resume_restarts_an_enumeration_that_the_pause_cut_short(
     clock = iter(range(1_000_000))
     monkeypatch.setattr(coordinator, "time", types.SimpleNamespace(monotonic=lambda: next(clock)))
 
-    run = begin()
-    run_task(task_queue, "coordinate_run")
+    run = begin(scope=site.scope_with_category)
+    task_queue.run_first("coordinate_run")
     run.refresh_from_db()
     assert not run.enumeration_done
     assert "coordinate_run" in task_queue.names()  # the next tick
@@ -329,7 +263,7 @@ def failed_run(site, begin, task_queue, conf, recording_translator):
         raise TextTooLargeError("This text is too large.")
 
     recording_translator.overrides.update({"Story 0": refuse, "Travel": too_large})
-    run = begin()
+    run = begin(scope=site.scope_with_category)
     task_queue.drain()
     run.refresh_from_db()
     assert run.status == RunStatus.PARTIAL
@@ -452,7 +386,7 @@ def test_retry_keeps_failed_a_unit_in_flight_in_another_run(
         source_locale="en",
         target_locales=["fr"],
     )
-    run_task(task_queue, "coordinate_run")
+    task_queue.run_first("coordinate_run")
     assert unit_of(other, story, "fr").status == UnitStatus.PENDING
 
     assert commit(controls.retry_failed, run.pk) == 3
@@ -481,7 +415,9 @@ def test_retrying_a_cancelled_run_is_refused(site, failed_run):
 def test_promoted_canary_does_not_translate_or_bill_the_canary_strings_again(
     site, begin, task_queue, commit, billing, mode
 ):
-    canary = begin(canary_size=3, mode=mode, publish_policy="publish")
+    canary = begin(
+        scope=site.scope_with_category, canary_size=3, mode=mode, publish_policy="publish"
+    )
     task_queue.drain()
     canary.refresh_from_db()
     assert canary.status == RunStatus.SUCCEEDED
@@ -523,7 +459,7 @@ def test_promoted_canary_does_not_translate_or_bill_the_canary_strings_again(
 
 
 def test_only_a_finished_canary_can_be_promoted_once(site, begin, task_queue, commit):
-    canary = begin(canary_size=2)
+    canary = begin(scope=site.scope_with_category, canary_size=2)
     with pytest.raises(RunConfigurationError):
         controls.promote_canary(canary.pk)  # not finished yet
     assert Run.objects.count() == 1
@@ -536,8 +472,8 @@ def test_only_a_finished_canary_can_be_promoted_once(site, begin, task_queue, co
 
 
 def test_a_run_that_is_not_a_canary_cannot_be_promoted(site, begin, task_queue):
-    run = begin()
-    run_task(task_queue, "coordinate_run")
+    run = begin(scope=site.scope_with_category)
+    task_queue.run_first("coordinate_run")
     Run.objects.filter(pk=run.pk).update(status=RunStatus.SUCCEEDED)
 
     with pytest.raises(RunConfigurationError):

@@ -17,7 +17,7 @@ def crash_once(point: str) -> None:
 
 
 class CrashPointsConfig(AppConfig):
-    name = "tests.crash_points"
+    name = "tests.e2e.crash_points"
     label = "crash_points"
 
     def ready(self) -> None:

@@ -57,14 +57,22 @@ def start_workers(env, count: int) -> list[subprocess.Popen]:
     ]
 
 
-def stop_workers(workers: list[subprocess.Popen]) -> None:
+def stop_workers(workers: list[subprocess.Popen], timeout: float = 30) -> None:
+    """Warm shutdown (SIGTERM: finish the current task, then exit), killed if that hangs."""
     for worker in workers:
-        worker.send_signal(signal.SIGTERM)
+        if worker.poll() is None:
+            worker.send_signal(signal.SIGTERM)
     for worker in workers:
         try:
-            worker.wait(timeout=30)
+            worker.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             worker.kill()
+            worker.wait()
+
+
+def start_whole_site_run(env, locales: str = "fr,de") -> None:
+    """``bulk_translate start --all`` into ``locales``, mirroring the source's live status."""
+    manage(env, "bulk_translate", "start", "--all", "--locales", locales, "--publish", "mirror")
 
 
 def wait_for_run(env, timeout: float = 240) -> dict:
@@ -217,6 +225,21 @@ def assert_run_is_whole(env, summary: dict) -> None:
     integrity = json.loads(manage(env, "shell", "--no-imports", "-c", INTEGRITY_REPORT).stdout)
     assert integrity == {"duplicate_pages": [], "running_units": 0, "tree_problems": [0] * 5}
     assert_site_translated(env, ("fr", "de", "es"))
+
+
+def translate_seeded_site(
+    env, *, pages: int, workers: int, timeout: float, chaos: random.Random | None = None
+) -> tuple[dict, WorkerPool]:
+    """A fresh demo site of ``pages`` pages translated by a pool of workers (see run_with_pool);
+    returns the run's summary and the pool (its deaths and killed workers)."""
+    manage(env, "migrate", "--verbosity", "0")
+    manage(env, "seed_demo", "--pages", str(pages))
+    pool = WorkerPool(env, size=workers)
+    try:
+        summary = run_with_pool(env, pool, timeout=timeout, chaos=chaos)
+    finally:
+        pool.stop()
+    return summary, pool
 
 
 def read_translator_log(path) -> list[tuple[int, str, str, str]]:

@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 
 from tests.e2e.helpers import (
-    WorkerPool,
     assert_run_is_whole,
     manage,
     read_translator_log,
-    run_with_pool,
     sent_twice,
+    translate_seeded_site,
 )
 
 DISTINCT_TEXTS = """
@@ -31,13 +30,7 @@ def test_four_workers_translate_each_string_once(crash_env):
     # SQLite) never hands a live worker's units to another one.
     overrides = json.loads(crash_env["WBT_SETTINGS"])
     crash_env["WBT_SETTINGS"] = json.dumps({**overrides, "LEASE_SECONDS": 300})
-    manage(crash_env, "migrate", "--verbosity", "0")
-    manage(crash_env, "seed_demo", "--pages", "160")
-    pool = WorkerPool(crash_env, size=4)
-    try:
-        summary = run_with_pool(crash_env, pool, timeout=600)
-    finally:
-        pool.stop()
+    summary, pool = translate_seeded_site(crash_env, pages=160, workers=4, timeout=600)
     assert summary["units_total"] >= 500
     assert pool.deaths == 0
     assert_run_is_whole(crash_env, summary)

@@ -13,25 +13,17 @@ import random
 import pytest
 
 from tests.e2e.helpers import (
-    WorkerPool,
     assert_run_is_whole,
-    manage,
     read_translator_log,
-    run_with_pool,
     sent_twice,
+    translate_seeded_site,
 )
 
 
 @pytest.mark.parametrize("crash_at", ["before_translate", "after_translate", "during_write"])
 def test_worker_killed_mid_unit(crash_env, crash_at):
     crash_env["WBT_CRASH_AT"] = crash_at
-    manage(crash_env, "migrate", "--verbosity", "0")
-    manage(crash_env, "seed_demo", "--pages", "20")
-    pool = WorkerPool(crash_env, size=1)
-    try:
-        summary = run_with_pool(crash_env, pool, timeout=180)
-    finally:
-        pool.stop()
+    summary, pool = translate_seeded_site(crash_env, pages=20, workers=1, timeout=180)
     assert pool.deaths == 1, "the crash point must have fired exactly once"
     assert_run_is_whole(crash_env, summary)
     log = read_translator_log(crash_env["translator_log"])
@@ -40,13 +32,8 @@ def test_worker_killed_mid_unit(crash_env, crash_at):
 
 
 def test_random_sigkills_with_three_workers(crash_env):
-    manage(crash_env, "migrate", "--verbosity", "0")
-    manage(crash_env, "seed_demo", "--pages", "60")
-    pool = WorkerPool(crash_env, size=3)
-    try:
-        summary = run_with_pool(crash_env, pool, timeout=400, chaos=random.Random(20261203))
-    finally:
-        pool.stop()
+    chaos = random.Random(20261203)
+    summary, pool = translate_seeded_site(crash_env, pages=60, workers=3, timeout=400, chaos=chaos)
     assert summary["units_total"] >= 180
     assert pool.deaths >= 3, "the chaos loop must have killed workers"
     assert_run_is_whole(crash_env, summary)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from tests.e2e.helpers import (
     assert_site_translated,
     manage,
+    start_whole_site_run,
     start_workers,
     stop_workers,
     wait_for_run,
@@ -16,16 +17,7 @@ def test_whole_site_translates_with_real_workers(site_env):
     manage(site_env, "seed_demo", "--pages", "24")
     workers = start_workers(site_env, 2)
     try:
-        manage(
-            site_env,
-            "bulk_translate",
-            "start",
-            "--all",
-            "--locales",
-            "fr,de",
-            "--publish",
-            "mirror",
-        )
+        start_whole_site_run(site_env)
         summary = wait_for_run(site_env)
     finally:
         stop_workers(workers)

@@ -9,14 +9,21 @@ fails, it does not skip, when it is not.
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import uuid
 from contextlib import contextmanager
 
 import pytest
 
-from tests.e2e.helpers import MANAGE, ROOT, assert_site_translated, manage, wait_for_run
+from tests.e2e.helpers import (
+    MANAGE,
+    ROOT,
+    assert_site_translated,
+    manage,
+    start_whole_site_run,
+    stop_workers,
+    wait_for_run,
+)
 
 pytestmark = pytest.mark.rq
 
@@ -95,19 +102,6 @@ def start_rq_worker(env, name: str, log_path) -> subprocess.Popen:
         )
 
 
-def stop_rq_workers(workers: list[subprocess.Popen]) -> None:
-    """Warm shutdown (SIGTERM: finish the current task, then exit), killed if that hangs."""
-    for worker in workers:
-        if worker.poll() is None:
-            worker.send_signal(signal.SIGTERM)
-    for worker in workers:
-        try:
-            worker.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
-
-
 def worker_logs(log_dir) -> str:
     return "\n".join(
         f"--- {path.name} ---\n{path.read_text()[-3000:]}"
@@ -135,16 +129,7 @@ def run_site_translation_on_rq(env, tmp_path):
         start_rq_worker(env, f"{prefix}-{i}", tmp_path / f"rqworker-{i}.log") for i in range(2)
     ]
     try:
-        manage(
-            env,
-            "bulk_translate",
-            "start",
-            "--all",
-            "--locales",
-            "fr,de",
-            "--publish",
-            "mirror",
-        )
+        start_whole_site_run(env)
         try:
             summary = wait_for_run(env)
         except AssertionError as err:
@@ -153,7 +138,7 @@ def run_site_translation_on_rq(env, tmp_path):
                 f"{err}\nworkers that exited: {exited}\n{worker_logs(tmp_path)}"
             ) from err
     finally:
-        stop_rq_workers(workers)
+        stop_workers(workers, timeout=60)
     assert summary["status"] == "succeeded", f"{summary}\n{worker_logs(tmp_path)}"
     assert summary["units"]["failed"] == 0
     assert summary["units"]["succeeded"] == summary["units_total"] > 0

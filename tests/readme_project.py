@@ -3,7 +3,7 @@
 ``wagtail start`` generates the project; the settings and URL code blocks of the README (those
 marked ``<!-- readme-project: NAME -->``) are written into it, and the commands of its marked
 shell blocks are read from there too, so the README and what the tests run cannot drift apart.
-Used by ``tests/test_e2e_readme_project.py`` and by ``make package-check`` (which builds the
+Used by ``tests/e2e/test_readme_project.py`` and by ``make package-check`` (which builds the
 project in a fresh virtualenv holding only the built wheel)::
 
     python tests/readme_project.py DIRECTORY [--python PYTHON]

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_e2e_db_worker import MANAGE, ROOT, manage, start_workers, stop_workers
+from tests.e2e.helpers import MANAGE, ROOT, manage, start_workers, stop_workers
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [

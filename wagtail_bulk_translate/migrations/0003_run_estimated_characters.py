@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('wagtail_bulk_translate', '0001_initial'),
+        ('wagtail_bulk_translate', '0002_paused_at_note_slug_policy'),
     ]
 
     operations = [

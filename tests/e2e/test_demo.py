@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_e2e_db_worker import manage, site_env  # noqa: F401 (site_env is a fixture)
+from tests.e2e.helpers import manage
 
 pytestmark = pytest.mark.e2e
 
 
-def test_demo_translates_the_site_and_prints_no_traceback(site_env):  # noqa: F811
+def test_demo_translates_the_site_and_prints_no_traceback(site_env):
     result = manage(site_env, "demo", "--pages", "24", "--canary", "4", timeout=600)
     output = result.stdout + result.stderr
 

@@ -48,7 +48,7 @@ def check_settings(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckM
     return errors
 
 
-def valid_cost_threshold(value) -> bool:
+def valid_cost_threshold(value: object) -> bool:
     if value is None:
         return True
     return isinstance(value, int | float) and not isinstance(value, bool) and value >= 0

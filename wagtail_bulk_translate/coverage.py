@@ -19,6 +19,7 @@ out of the report.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from django.apps import apps
 from django.contrib.contenttypes.models import ContentType
@@ -108,14 +109,20 @@ def page_rows(source: Locale, targets: list[Locale]) -> list[CoverageRow]:
         edited_at="latest_revision_created_at",
     )
     content_types = [ContentType.objects.get_for_id(pk) for pk in totals]  # cached
-    models_by_label = {model_label(ct.model_class()): ct for ct in content_types}
+    models_by_label = {model_label(model_of(ct)): ct for ct in content_types}
     rows = []
     for label in sorted(models_by_label):
         ct = models_by_label[label]
         for locale in targets:
             existing, stale = found.get((ct.pk, locale.pk), (0, 0))
-            rows.append(make_row(PAGES, ct.model_class(), locale, totals[ct.pk], existing, stale))
+            rows.append(make_row(PAGES, model_of(ct), locale, totals[ct.pk], existing, stale))
     return rows
+
+
+def model_of(content_type: ContentType) -> type[models.Model]:
+    # Only content types of existing pages get here: their model is installed (pages of a
+    # removed model could not be queried at all), so model_class() is never None.
+    return cast("type[models.Model]", content_type.model_class())
 
 
 def model_rows(
@@ -193,7 +200,12 @@ def edited_since_translated(sources: models.QuerySet, edited_at: str) -> models.
 
 
 def make_row(
-    kind: str, model: type[models.Model], locale: Locale, total: int, existing: int, stale
+    kind: str,
+    model: type[models.Model],
+    locale: Locale,
+    total: int,
+    existing: int,
+    stale: int | None,
 ) -> CoverageRow:
     return CoverageRow(
         kind=kind,

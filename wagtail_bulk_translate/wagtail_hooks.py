@@ -1,9 +1,12 @@
 """Wagtail registrations only: the code they register lives in ``wagtail_bulk_translate.admin``."""
 
+from typing import Any
+
+from django.urls import URLPattern
 from wagtail import hooks
 
 from .admin.bulk_actions import TranslatePagesBulkAction, TranslateSnippetsBulkAction
-from .admin.coverage_report import coverage_menu_item, coverage_urls
+from .admin.coverage_report import CoverageMenuItem, coverage_menu_item, coverage_urls
 from .admin.log_actions import register_run_log_actions
 from .admin.panels import construct_homepage_panels
 from .admin.permissions import register_run_permission_policy
@@ -14,12 +17,12 @@ register_run_permission_policy()
 
 
 @hooks.register("register_admin_viewset")
-def register_runs_viewset():
+def register_runs_viewset() -> RunViewSet:
     return RunViewSet()
 
 
 @hooks.register("register_log_actions")
-def register_log_actions(actions):
+def register_log_actions(actions: Any) -> None:
     register_run_log_actions(actions)
 
 
@@ -32,10 +35,10 @@ hooks.register("register_bulk_action", TranslateSnippetsBulkAction)
 
 
 @hooks.register("register_admin_urls")
-def register_coverage_report_urls():
+def register_coverage_report_urls() -> list[URLPattern]:
     return coverage_urls()
 
 
 @hooks.register("register_reports_menu_item")
-def register_coverage_report_menu_item():
+def register_coverage_report_menu_item() -> CoverageMenuItem:
     return coverage_menu_item()

@@ -9,23 +9,25 @@ cannot edit is refused before the run starts, naming them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.db import models
-from django.http import Http404
+from django.db.models import Model  # `models` is shadowed in TranslateSnippetsBulkAction
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.functional import cached_property, classproperty
 from django.utils.translation import gettext_lazy as _
 from wagtail.admin import messages
 from wagtail.admin.views.pages.bulk_actions.page_bulk_action import PageBulkAction
-from wagtail.models import Locale, TranslatableMixin
+from wagtail.models import Locale, Page, TranslatableMixin
 from wagtail.snippets.bulk_actions.snippet_bulk_action import SnippetBulkAction
 from wagtail.snippets.models import get_snippet_models
 
 from .. import api
-from .forms import RunOptionsForm
+from ..models import Run
+from .forms import RunOptionsForm, choice_field, field_choices
 from .log_actions import STARTED, log_run_action
 from .permissions import ScopeNotAllowed, check_user_can_translate
 from .views.mixins import ManageRunsRequiredMixin
@@ -38,6 +40,12 @@ from .views.new_run import (
     sign_estimate,
     started_data,
 )
+
+if TYPE_CHECKING:
+    # TranslateBulkAction always goes before a Wagtail bulk action: type-check it as one.
+    from wagtail.admin.views.bulk_action import BulkAction as _BulkActionBase
+else:
+    _BulkActionBase = object
 
 
 class TranslatePagesForm(RunOptionsForm):
@@ -52,7 +60,7 @@ class TranslatePagesForm(RunOptionsForm):
     )
 
 
-class TranslateBulkAction(ManageRunsRequiredMixin):
+class TranslateBulkAction(ManageRunsRequiredMixin, _BulkActionBase):
     """What the page and snippet "Translate…" actions share; mixed in before Wagtail's class."""
 
     display_name = _("Translate…")
@@ -61,9 +69,13 @@ class TranslateBulkAction(ManageRunsRequiredMixin):
     template_name = "wagtail_bulk_translate/bulk_actions/confirm_translate.html"
     form_class = RunOptionsForm
     no_access_template = "wagtailadmin/bulk_actions/confirmation/list_items_with_no_access.html"
+    # Set by form_valid (scope, estimate) and execute_action (run).
+    scope: dict[str, Any]
+    estimate: SignedEstimate | None
+    run: Run
 
     @classmethod
-    def get_queryset(cls, model, object_ids):
+    def get_queryset(cls, model: type[models.Model], object_ids: list[str]) -> list[models.Model]:
         """The selected objects; ids that are not valid keys are ignored, not a crash."""
         valid = [pk for pk in object_ids if is_valid_pk(model, pk)]
         objects = list(model._default_manager.filter(pk__in=valid))
@@ -71,7 +83,7 @@ class TranslateBulkAction(ManageRunsRequiredMixin):
             raise Http404(_("None of the selected items exists any more."))
         return objects
 
-    def get_actionable_objects(self):
+    def get_actionable_objects(self) -> tuple[list[Any], dict[str, Any]]:
         # Read once per request: the form, the preflight and the start all use the selection.
         if not hasattr(self, "_selection"):
             self._selection = super().get_actionable_objects()
@@ -80,13 +92,15 @@ class TranslateBulkAction(ManageRunsRequiredMixin):
     def get_form_kwargs(self) -> dict[str, Any]:
         return {**super().get_form_kwargs(), "source_locale": self.source_locale}
 
-    def get_form(self, form_class=None) -> RunOptionsForm:
+    def get_form(self, form_class: type[RunOptionsForm] | None = None) -> RunOptionsForm:
         form = super().get_form(form_class)
         if self.source_locale is not None:
             # The selection fixes the source: offering it as a target would only be an error.
-            field = form.fields["target_locales"]
             code = self.source_locale.language_code
-            field.choices = [choice for choice in field.choices if choice[0] != code]
+            choices = field_choices(form, "target_locales")
+            choice_field(form, "target_locales").choices = [
+                choice for choice in choices if choice[0] != code
+            ]
         return form
 
     @cached_property
@@ -98,7 +112,7 @@ class TranslateBulkAction(ManageRunsRequiredMixin):
             return None
         return Locale.objects.get(pk=locale_ids.pop())
 
-    def get_context_data(self, **kwargs) -> dict[str, Any]:
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         objects, _rest = self.get_actionable_objects()
         context["mixed_locales"] = bool(objects) and self.source_locale is None
@@ -106,7 +120,7 @@ class TranslateBulkAction(ManageRunsRequiredMixin):
         context["no_access_template"] = self.no_access_template
         return context
 
-    def form_valid(self, form):
+    def form_valid(self, form: RunOptionsForm) -> HttpResponse:
         objects, _rest = self.get_actionable_objects()
         if not objects or self.source_locale is None:
             return self.form_invalid(form)
@@ -128,7 +142,7 @@ class TranslateBulkAction(ManageRunsRequiredMixin):
             form.add_error(None, str(err))
             return self.form_invalid(form)
 
-    def render_preflight(self, form: RunOptionsForm, digest: str):
+    def render_preflight(self, form: RunOptionsForm, digest: str) -> HttpResponse:
         options = form.run_options()
         estimate = api.preflight(
             self.scope, self.source_locale, options["target_locales"], mode=options["mode"]
@@ -142,7 +156,7 @@ class TranslateBulkAction(ManageRunsRequiredMixin):
         )
         return self.render_to_response(context)
 
-    def start(self, form: RunOptionsForm):
+    def start(self, form: RunOptionsForm) -> HttpResponse:
         # Wagtail's form_valid runs the before/after bulk action hooks around execute_action,
         # in one transaction; its redirect to the listing is replaced by the run's page.
         super().form_valid(form)
@@ -153,7 +167,12 @@ class TranslateBulkAction(ManageRunsRequiredMixin):
         return {**super().get_execution_context(), "action": self}
 
     @classmethod
-    def execute_action(cls, objects, action=None, **kwargs):
+    def execute_action(
+        cls, objects: list[Any], action: TranslateBulkAction | None = None, **kwargs: Any
+    ) -> tuple[int, int]:
+        # Wagtail passes get_execution_context(): the action, once form_valid has read the
+        # estimate (start() is only reached with one).
+        assert action is not None and action.estimate is not None
         estimate: SignedEstimate = action.estimate
         run = api.start_run(
             scope=action.scope,
@@ -166,7 +185,7 @@ class TranslateBulkAction(ManageRunsRequiredMixin):
         action.run = run
         return len(objects), 0
 
-    def build_scope(self, objects, data: dict[str, Any]) -> dict[str, Any]:
+    def build_scope(self, objects: list[Any], data: dict[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
 
 
@@ -183,14 +202,14 @@ class TranslatePagesBulkAction(TranslateBulkAction, PageBulkAction):
     form_class = TranslatePagesForm
     no_access_template = "wagtailadmin/pages/bulk_actions/list_items_with_no_access.html"
 
-    def check_perm(self, page) -> bool:
+    def check_perm(self, page: Page) -> bool:
         return page.permissions_for_user(self.request.user).can_edit()
 
-    def object_context(self, page) -> dict[str, Any]:
+    def object_context(self, page: Page) -> dict[str, Any]:
         context = super().object_context(page)
         return {**context, "edit_url": reverse("wagtailadmin_pages:edit", args=[page.pk])}
 
-    def build_scope(self, objects, data: dict[str, Any]) -> dict[str, Any]:
+    def build_scope(self, objects: list[Page], data: dict[str, Any]) -> dict[str, Any]:
         descendants = bool(data.get("include_descendants"))
         return {"pages": [{"id": page.pk, "descendants": descendants} for page in objects]}
 
@@ -203,11 +222,11 @@ class TranslateSnippetsBulkAction(TranslateBulkAction, SnippetBulkAction):
     def models(cls) -> list[type[models.Model]]:
         return [model for model in get_snippet_models() if issubclass(model, TranslatableMixin)]
 
-    def check_perm(self, snippet) -> bool:
+    def check_perm(self, snippet: Model) -> bool:
         return self.permission_policy.user_has_permission_for_instance(
             self.request.user, "change", snippet
         )
 
-    def build_scope(self, objects, data: dict[str, Any]) -> dict[str, Any]:
+    def build_scope(self, objects: list[Model], data: dict[str, Any]) -> dict[str, Any]:
         label = f"{self.model._meta.app_label}.{self.model.__name__}"
         return {"objects": [[label, str(obj.pk)] for obj in objects]}

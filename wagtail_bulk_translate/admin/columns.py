@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -9,6 +11,9 @@ from wagtail.admin.ui.tables import Column, StatusTagColumn
 
 from ..models import Run, RunStatus
 from .progress import Progress
+
+if TYPE_CHECKING:
+    from .progress import AnnotatedRun
 
 TEMPLATES = "wagtail_bulk_translate/tables"
 
@@ -28,7 +33,7 @@ class RunStatusColumn(StatusTagColumn):
 
     cell_template_name = f"{TEMPLATES}/status_cell.html"
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(
             "get_status_display",
             label=gettext_lazy("Status"),
@@ -41,21 +46,21 @@ class RunStatusColumn(StatusTagColumn):
 class ProgressValueColumn(Column):
     """A column showing a run's Progress (built from the listing's annotations)."""
 
-    def get_value(self, instance: Run) -> Progress:
+    def get_value(self, instance: AnnotatedRun) -> Progress:
         return Progress.from_annotated(instance)
 
 
 class ProgressColumn(ProgressValueColumn):
     cell_template_name = f"{TEMPLATES}/progress_cell.html"
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__("progress", label=gettext_lazy("Progress"), **kwargs)
 
 
 class UnitCountsColumn(ProgressValueColumn):
     cell_template_name = f"{TEMPLATES}/unit_counts_cell.html"
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__("unit_counts", label=gettext_lazy("Units"), **kwargs)
 
 

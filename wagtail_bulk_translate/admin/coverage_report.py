@@ -10,10 +10,13 @@ mode "changed" translates what is missing or outdated and skips the rest at no c
 from __future__ import annotations
 
 import datetime
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 import django_filters
-from django.urls import path, reverse
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.urls import URLPattern, path, reverse
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from wagtail.admin.filters import WagtailFilterSet
@@ -28,6 +31,9 @@ from ..models import Mode
 from .forms import locale_choices
 from .permissions import can_manage_runs
 from .views.mixins import ManageRunsRequiredMixin
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class CoverageFilterSet(WagtailFilterSet):
@@ -52,7 +58,7 @@ class CoverageFilterSet(WagtailFilterSet):
         model = Locale
         fields: list[str] = []
 
-    def keep(self, queryset, name, value):
+    def keep(self, queryset: QuerySet[Locale], name: str, value: str) -> QuerySet[Locale]:
         return queryset
 
 
@@ -158,7 +164,7 @@ class CoverageReportView(ManageRunsRequiredMixin, ReportView):
         )
         return [*super().get_header_buttons(), button]
 
-    def get_context_data(self, *args, **kwargs):
+    def get_context_data(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(*args, **kwargs)
         context["source_locale"] = self.source_locale
         context["all_current"] = bool(self.rows) and not any(row.needs_work for row in self.rows)
@@ -172,11 +178,11 @@ class CoverageRow:
         self.row = row
         self.view = view
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self.row, name)
 
     @property
-    def kind_label(self) -> str:
+    def kind_label(self) -> StrOrPromise:
         return api.CoverageKind(self.row.kind).label
 
     @property
@@ -189,11 +195,11 @@ class CoverageRow:
 
 
 class CoverageMenuItem(MenuItem):
-    def is_shown(self, request) -> bool:
+    def is_shown(self, request: HttpRequest) -> bool:
         return can_manage_runs(request.user)
 
 
-def coverage_urls() -> list:
+def coverage_urls() -> list[URLPattern]:
     return [
         path(
             "reports/translation-coverage/",

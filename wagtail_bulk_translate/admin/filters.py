@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import django_filters
 from django import forms
 from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from wagtail.admin.filters import DateRangePickerWidget, MultipleUserFilter, WagtailFilterSet
 from wagtail.admin.widgets import BooleanRadioSelect
@@ -12,7 +16,7 @@ from wagtail.admin.widgets import BooleanRadioSelect
 from ..models import Mode, Run, RunStatus
 
 
-def users_who_started_runs(request):
+def users_who_started_runs(request: HttpRequest) -> QuerySet[Any]:
     User = get_user_model()
     started = Run.objects.filter(created_by__isnull=False).values("created_by")
     return User.objects.filter(pk__in=started).order_by(User.USERNAME_FIELD)
@@ -39,7 +43,9 @@ class RunFilterSet(WagtailFilterSet):
         model = Run
         fields = ["status", "mode", "canary", "created_by", "created_at"]
 
-    def filter_canary(self, queryset, name, value):
+    def filter_canary(
+        self, queryset: QuerySet[Run], name: str, value: bool | None
+    ) -> QuerySet[Run]:
         if value is None:
             return queryset
         return queryset.filter(canary_size__isnull=not value)

@@ -8,7 +8,7 @@ scope fields; ``run_options()`` gives the keyword arguments of ``api.start_run``
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, Protocol, cast
 
 from django import forms
 from django.apps import apps
@@ -20,7 +20,6 @@ from wagtail.models import Locale, Page, TranslatableMixin
 
 from ..api import (
     BulkTranslateError,
-    Preflight,
     Scope,
     get_settings,
     translatable_setting_labels,
@@ -41,6 +40,27 @@ OVERWRITE_WARNING = _(
     "I understand that overwrite mode replaces manual translations, and translated pages "
     "edited by hand outside the translation workflow, with new machine translations."
 )
+
+
+class CostEstimate(Protocol):
+    """What the cost confirmation reads: a Preflight, or the signed summary of one."""
+
+    @property
+    def estimated_cost(self) -> Decimal: ...
+
+    @property
+    def currency(self) -> str: ...
+
+
+def choice_field(form: forms.BaseForm, name: str) -> forms.ChoiceField:
+    """A choice field of the form, to set its choices (``form.fields`` only says Field)."""
+    return cast(forms.ChoiceField, form.fields[name])
+
+
+def field_choices(form: forms.BaseForm, name: str) -> list[tuple[Any, Any]]:
+    """A choice field's (value, label) pairs: Django normalises the choices set to a list
+    (the stubs type the attribute as every input it accepts)."""
+    return cast(list[tuple[Any, Any]], choice_field(form, name).choices)
 
 
 def locale_choices() -> list[tuple[str, str]]:
@@ -124,7 +144,7 @@ class RunOptionsForm(forms.Form):
     def __init__(self, *args: Any, source_locale: Locale | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fixed_source_locale = source_locale
-        self.fields["target_locales"].choices = [
+        choice_field(self, "target_locales").choices = [
             (ALL_LOCALES, _("All locales")),
             *locale_choices(),
         ]
@@ -134,7 +154,8 @@ class RunOptionsForm(forms.Form):
         return self.cleaned_data.get("source_locale") or self.fixed_source_locale
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()  # Form.clean returns self.cleaned_data (typed as maybe None)
+        cleaned = self.cleaned_data
         self.clean_targets_against_source()
         if cleaned.get("mode") == Mode.OVERWRITE and not cleaned.get("confirm_overwrite"):
             self.add_error(
@@ -178,11 +199,11 @@ class RunOptionsForm(forms.Form):
             "canary_size": data["canary_size"] if data["use_canary"] else None,
         }
 
-    def needs_cost_confirmation(self, estimate: Preflight) -> bool:
+    def needs_cost_confirmation(self, estimate: CostEstimate) -> bool:
         threshold = get_settings().CONFIRM_ABOVE_COST
         return threshold is not None and estimate.estimated_cost > Decimal(str(threshold))
 
-    def check_cost_confirmed(self, estimate: Preflight) -> bool:
+    def check_cost_confirmed(self, estimate: CostEstimate) -> bool:
         """False (with a field error) when the estimate needs a confirmation not given."""
         if self.needs_cost_confirmation(estimate) and not self.cleaned_data.get("confirm_cost"):
             threshold = get_settings().CONFIRM_ABOVE_COST
@@ -214,7 +235,7 @@ class PageChooser(AdminPageChooser):
     """Wagtail's page chooser, re-displaying a posted value that is not a page id as empty
     instead of crashing (the field reports the error)."""
 
-    def get_instance(self, value):
+    def get_instance(self, value: Any) -> Page | None:
         try:
             return super().get_instance(value)
         except (ValueError, TypeError, ValidationError):
@@ -298,9 +319,11 @@ class NewRunForm(RunOptionsForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         source = self.counting_locale()
-        self.fields["snippets"].choices = model_choices(translatable_snippet_labels(), source)
+        choice_field(self, "snippets").choices = model_choices(
+            translatable_snippet_labels(), source
+        )
         # Settings read better in the singular ("Site branding"): there is one per site/locale.
-        self.fields["settings"].choices = model_choices(
+        choice_field(self, "settings").choices = model_choices(
             translatable_setting_labels(), source, plural=False
         )
         self.fields["source_locale"].initial = Locale.get_default().language_code
@@ -331,7 +354,7 @@ class NewRunForm(RunOptionsForm):
         )
 
 
-def page_roots(formset) -> list[dict[str, Any]]:
+def page_roots(formset: forms.BaseFormSet[PageRootForm]) -> list[dict[str, Any]]:
     """The scope's ``pages`` entries from a valid PageRootFormSet (empty rows left out)."""
     roots: dict[int, bool] = {}
     for form in formset.forms:

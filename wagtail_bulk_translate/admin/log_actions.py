@@ -29,12 +29,12 @@ ACTIONS = {
 }
 
 
-def register_run_log_actions(actions) -> None:
+def register_run_log_actions(actions: Any) -> None:
     """The ``register_log_actions`` hook."""
     for action, (label, message) in ACTIONS.items():
         actions.register_action(action, label, message)
 
 
-def log_run_action(run: Run, action: str, user, **data: Any) -> None:
+def log_run_action(run: Run, action: str, user: Any, **data: Any) -> None:
     """Record an editor's action on a run (data: plain JSON values, never a secret)."""
     log(instance=run, action=action, user=user, data=data or None)

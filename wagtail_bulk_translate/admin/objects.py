@@ -9,11 +9,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any, cast
 
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
+from django.db.models import QuerySet
 from wagtail.admin.admin_url_finder import AdminURLFinder
 from wagtail.models import Page, TranslatableMixin
+from wagtail.query import PageQuerySet
 
 from ..models import Unit
 
@@ -46,9 +49,9 @@ def objects_of_units(units: Iterable[Unit]) -> dict[int, UnitObjects]:
 
 
 def in_bulk(model: type[models.Model], pks: list[str]) -> dict[str, models.Model]:
-    rows = model._default_manager.filter(pk__in=pks)
+    rows: QuerySet[Any] = model._default_manager.filter(pk__in=pks)
     if issubclass(model, Page):
-        rows = rows.specific()
+        rows = cast(PageQuerySet, rows).specific()
     return {str(row.pk): row for row in rows}
 
 
@@ -61,16 +64,16 @@ def targets_of(model: type[models.Model], units: list[Unit]) -> dict[tuple, mode
             for u in units
             if u.target_object_id in written
         }
-    rows = model._default_manager.filter(
+    rows: QuerySet[Any] = model._default_manager.filter(
         translation_key__in={u.object_key for u in units},
         locale_id__in={u.target_locale_id for u in units},
     )
     if issubclass(model, Page):
-        rows = rows.specific()
+        rows = cast(PageQuerySet, rows).specific()
     return {(row.translation_key, row.locale_id): row for row in rows}
 
 
-def edit_url(instance: models.Model | None, user) -> str | None:
+def edit_url(instance: models.Model | None, user: Any) -> str | None:
     """The admin edit URL of an object the user may edit (wagtail-localize's editor for a
     synced translation: it replaces the page and snippet edit views)."""
     if instance is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from wagtail.admin.ui.components import Component
 
@@ -40,7 +41,7 @@ def coverage_url() -> str | None:
         return None
 
 
-def construct_homepage_panels(request, panels: list) -> None:
+def construct_homepage_panels(request: HttpRequest, panels: list[Component]) -> None:
     """The ``construct_homepage_panels`` hook: only for users who manage runs."""
     if can_manage_runs(request.user):
         panels.append(RunsPanel())

@@ -6,11 +6,14 @@ of it, nobody may start a run over content they could not edit by hand.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.apps import apps
 from django.contrib.auth import get_permission_codename
 from django.core.exceptions import PermissionDenied
+from django.db import models
+from django.db.models import QuerySet
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from wagtail.models import Locale, Page
@@ -34,10 +37,10 @@ class RunPermissionPolicy(ModelPermissionPolicy):
     def _get_permission_codename(self, action: str) -> str:
         return MANAGE_RUNS
 
-    def user_has_permission(self, user, action: str) -> bool:
+    def user_has_permission(self, user: Any, action: str) -> bool:
         return action not in FORBIDDEN_ACTIONS and user.has_perm(MANAGE_RUNS_PERMISSION)
 
-    def user_has_any_permission(self, user, actions) -> bool:
+    def user_has_any_permission(self, user: Any, actions: Iterable[str]) -> bool:
         return any(self.user_has_permission(user, action) for action in actions)
 
 
@@ -53,7 +56,7 @@ def register_run_permission_policy() -> None:
     register_permission_policy(Run, run_permission_policy, exact_class=True)
 
 
-def can_manage_runs(user) -> bool:
+def can_manage_runs(user: Any) -> bool:
     return bool(user and user.is_active and user.has_perm(MANAGE_RUNS_PERMISSION))
 
 
@@ -61,7 +64,9 @@ class ScopeNotAllowed(PermissionDenied):
     """The user may not translate part of a scope; the message names what and says why."""
 
 
-def check_user_can_translate(user, scope: Scope | dict[str, Any], source_locale: Locale) -> None:
+def check_user_can_translate(
+    user: Any, scope: Scope | dict[str, Any], source_locale: Locale
+) -> None:
     """Refuse (ScopeNotAllowed) a run over pages or models the user could not edit by hand.
 
     Called before a run starts, by the new-run wizard and the bulk actions. Counting is
@@ -88,7 +93,7 @@ def check_user_can_translate(user, scope: Scope | dict[str, Any], source_locale:
         )
 
 
-def uneditable_pages(user, scope: Scope, source_locale: Locale) -> str:
+def uneditable_pages(user: Any, scope: Scope, source_locale: Locale) -> str:
     """Titles of the scoped pages the user cannot edit ("" when there are none)."""
     policy = PagePermissionPolicy()
     editable = policy.instances_user_has_permission_for(user, "change").values("pk")
@@ -109,7 +114,7 @@ def uneditable_pages(user, scope: Scope, source_locale: Locale) -> str:
     return summarise_titles(refused.order_by("path"))
 
 
-def summarise_titles(pages) -> str:
+def summarise_titles(pages: QuerySet[Page]) -> str:
     titles = list(pages.values_list("title", flat=True)[: NAMES_SHOWN + 1])
     if not titles:
         return ""
@@ -125,14 +130,14 @@ def is_page_label(label: str) -> bool:
     return model is not None and issubclass(model, Page)
 
 
-def find_model(label: str):
+def find_model(label: str) -> type[models.Model] | None:
     try:
         return apps.get_model(label)
     except (LookupError, ValueError):
         return None
 
 
-def uneditable_models(user, scope: Scope) -> list[str]:
+def uneditable_models(user: Any, scope: Scope) -> list[str]:
     """Snippet and settings models in the scope the user has no change permission on."""
     labels = [*scope.snippets, *scope.settings]
     labels += [label for label, _pk in scope.objects if not is_page_label(label)]

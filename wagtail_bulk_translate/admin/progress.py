@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
 from django.contrib.contenttypes.models import ContentType
 from django.db.models import Count, Q, QuerySet, Sum
@@ -20,11 +20,25 @@ from django.utils.text import capfirst
 from ..api import get_settings
 from ..models import Run, RunStatus, UnitStatus
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
 # A pending run whose coordinator has not started after this long has no worker.
 COORDINATOR_START_SECONDS = 30
 
 
-def annotate_progress(runs: QuerySet[Run]) -> QuerySet[Run]:
+class ProgressAnnotations(TypedDict):
+    """What ``annotate_progress`` adds to every run (besides ``n_<status>`` per unit status)."""
+
+    n_units: int
+    n_characters: int
+
+
+# A run of a queryset ``annotate_progress`` went through (a name for type checking only).
+AnnotatedRun: TypeAlias = "WithAnnotations[Run, ProgressAnnotations]"
+
+
+def annotate_progress(runs: QuerySet[Run]) -> QuerySet[AnnotatedRun]:
     """Unit counts per status and billed characters, as annotations (``n_<status>``...)."""
     per_status = {
         f"n_{status}": Count("units", filter=Q(units__status=status)) for status in UnitStatus
@@ -44,7 +58,7 @@ class Progress:
     billed_characters: int = 0
 
     @classmethod
-    def from_annotated(cls, run: Run) -> Progress:
+    def from_annotated(cls, run: AnnotatedRun) -> Progress:
         counts = {status: getattr(run, f"n_{status}", 0) for status in UnitStatus.values}
         return cls(run.status, counts, run.enumeration_done, run.n_characters)
 
@@ -140,7 +154,7 @@ def model_label_and_name(content_type_id: int) -> tuple[str, str]:
     if model is None:
         return str(content_type_id), "?"
     label = f"{model._meta.app_label}.{model.__name__}"
-    return label, capfirst(model._meta.verbose_name_plural)
+    return label, str(capfirst(model._meta.verbose_name_plural))
 
 
 def eta_seconds(run: Run, progress: Progress) -> int | None:

@@ -8,12 +8,14 @@ new-run wizard, which accepts pre-filling GET parameters), ``inspect`` (the run 
 
 from __future__ import annotations
 
-from django.urls import path
+from django.contrib.auth.models import Permission
+from django.db.models import QuerySet
+from django.urls import URLPattern, path
 from django.utils.translation import gettext_lazy as _
 from wagtail.admin.viewsets.model import ModelViewSet
 
 from ..models import Run
-from .permissions import run_permission_policy
+from .permissions import RunPermissionPolicy, run_permission_policy
 from .views import actions
 from .views.canary_review import CanaryReviewView
 from .views.index import RunIndexView
@@ -41,13 +43,13 @@ class RunViewSet(ModelViewSet):
     form_fields: list[str] = []
 
     @property
-    def permission_policy(self):
+    def permission_policy(self) -> RunPermissionPolicy:
         return run_permission_policy
 
-    def get_permissions_to_register(self):
+    def get_permissions_to_register(self) -> QuerySet[Permission]:
         return super().get_permissions_to_register().filter(codename="manage_runs")
 
-    def get_urlpatterns(self):
+    def get_urlpatterns(self) -> list[URLPattern]:
         return [
             path("", self.index_view, name="index"),
             path("results/", self.index_results_view, name="index_results"),

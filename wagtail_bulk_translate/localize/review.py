@@ -87,6 +87,8 @@ def strings_by_unit(run: Run, units: list[Unit]) -> dict[int, list[SampleString]
     result: dict[int, list[SampleString]] = {}
     for unit in units:
         source_id = sources.get(unit.object_key)
+        # No translation source yet (None): no segments, as segments has no None key.
+        unit_segments = segments.get(source_id, []) if source_id is not None else []
         result[unit.pk] = [
             SampleString(
                 field_path=segment.context.field_path or segment.context.path,
@@ -95,12 +97,14 @@ def strings_by_unit(run: Run, units: list[Unit]) -> dict[int, list[SampleString]
                     translations.get((segment.string_id, segment.context_id, unit.target_locale_id))
                 ),
             )
-            for segment in segments.get(source_id, [])
+            for segment in unit_segments
         ]
     return result
 
 
-def translations_of(segments: dict[int, list[StringSegment]], locale_ids: set[int]):
+def translations_of(
+    segments: dict[int, list[StringSegment]], locale_ids: set[int]
+) -> dict[tuple[int, int, int], str]:
     """{(string id, context id, locale id): translated text} for these segments."""
     all_segments = [segment for group in segments.values() for segment in group]
     rows = StringTranslation.objects.filter(

@@ -6,9 +6,11 @@ Every action goes through ``wagtail_bulk_translate.api`` and is recorded in the 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django import forms
 from django.db.models import Q
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
@@ -19,11 +21,15 @@ from ... import api
 from ...models import Run, UnitStatus
 from .. import log_actions
 from ..actions import CANCEL, PAUSE, PROMOTE, RESUME, RETRY, REVERT, allowed_actions
+from ..forms import choice_field
 from ..objects import objects_of_units, title
 from ..permissions import ScopeNotAllowed, check_user_can_translate
 from ..progress import Progress, run_report
 from .mixins import ManageRunsRequiredMixin
 from .run_page import load_run, retry_choices, run_title
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 REVERT_SAMPLE = 20
 
@@ -35,7 +41,7 @@ class RunActionView(ManageRunsRequiredMixin, View):
     http_method_names = ["post"]
     run: Run
 
-    def post(self, request, pk: int) -> HttpResponse:
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         self.run = load_run(pk)
         if self.action not in allowed_actions(self.run, progress_of(self.run)):
             messages.error(request, self.refused_message())
@@ -56,7 +62,7 @@ class RunActionView(ManageRunsRequiredMixin, View):
     def perform(self) -> HttpResponse:
         raise NotImplementedError
 
-    def done(self, message: str, **data) -> HttpResponse:
+    def done(self, message: str, **data: Any) -> HttpResponse:
         log_actions.log_run_action(self.run, self.log_action, self.request.user, **data)
         messages.success(self.request, message)
         return redirect("wagtail_bulk_translate:inspect", self.run.pk)
@@ -72,7 +78,7 @@ class ConfirmedActionView(RunActionView):
     http_method_names = ["get", "post"]
     confirm_template = "wagtail_bulk_translate/runs/confirm_action.html"
 
-    def get(self, request, pk: int) -> HttpResponse:
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         self.run = load_run(pk)
         if self.action not in allowed_actions(self.run, progress_of(self.run)):
             messages.error(request, self.refused_message())
@@ -168,11 +174,13 @@ class RetryForm(forms.Form):
     locales = forms.MultipleChoiceField(required=False)
     error_codes = forms.MultipleChoiceField(required=False)
 
-    def __init__(self, *args, choices: dict, **kwargs) -> None:
+    def __init__(
+        self, *args: Any, choices: dict[str, list[tuple[str, StrOrPromise]]], **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["models"].choices = choices["models"]
-        self.fields["locales"].choices = choices["locales"]
-        self.fields["error_codes"].choices = choices["codes"]
+        choice_field(self, "models").choices = choices["models"]
+        choice_field(self, "locales").choices = choices["locales"]
+        choice_field(self, "error_codes").choices = choices["codes"]
 
 
 class RetryView(RunActionView):

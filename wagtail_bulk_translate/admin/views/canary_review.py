@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.db import models
+from django.http import HttpRequest, HttpResponse
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -10,14 +14,14 @@ from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.models import Page
 
 from ... import api
-from ...models import Unit
+from ...models import Run, Unit
 from ..actions import can_promote
 from ..objects import edit_url, objects_of_units, title
 from .mixins import ManageRunsRequiredMixin
 from .run_page import load_run, run_title
 
 
-def preview_url(target) -> str | None:
+def preview_url(target: models.Model | None) -> str | None:
     """Wagtail's preview of a page's latest revision (the canary's draft)."""
     if not isinstance(target, Page) or not target.latest_revision_id:
         return None
@@ -33,12 +37,13 @@ class CanaryReviewView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, Templ
     template_name = "wagtail_bulk_translate/runs/canary_review.html"
     page_title = gettext_lazy("Canary review")
     header_icon = "view"
+    run: Run
 
-    def get(self, request, pk: int):
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         self.run = load_run(pk)
         return super().get(request, pk=pk)
 
-    def get_breadcrumbs_items(self):
+    def get_breadcrumbs_items(self) -> list[dict[str, Any]]:
         return [
             *self.breadcrumbs_items,
             {"url": reverse("wagtail_bulk_translate:index"), "label": _("Bulk translation")},
@@ -49,7 +54,7 @@ class CanaryReviewView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, Templ
             {"url": "", "label": self.get_page_title()},
         ]
 
-    def get_context_data(self, **kwargs):
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         samples = api.canary_samples(self.run.pk) if self.run.is_canary else []
         units = Unit.objects.in_bulk([sample.unit_id for sample in samples])

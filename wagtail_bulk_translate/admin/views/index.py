@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from wagtail.admin.ui.tables import (
@@ -24,7 +25,7 @@ from ..columns import (
 )
 from ..filters import RunFilterSet
 from ..permissions import run_permission_policy
-from ..progress import annotate_progress
+from ..progress import AnnotatedRun, annotate_progress
 from .mixins import ManageRunsRequiredMixin
 
 
@@ -37,7 +38,7 @@ class RunIndexView(ManageRunsRequiredMixin, generic.IndexView):
     list_per_page = 20
 
     @property
-    def list_display(self):
+    def list_display(self) -> list[Column]:
         return [
             TitleColumn("title", label=_("Run"), accessor=run_title, get_url=self.get_inspect_url),
             RunStatusColumn(),
@@ -51,7 +52,7 @@ class RunIndexView(ManageRunsRequiredMixin, generic.IndexView):
             DateColumn("created_at", label=_("Started"), sort_key="created_at"),
         ]
 
-    def get_base_queryset(self):
+    def get_base_queryset(self) -> QuerySet[AnnotatedRun]:
         runs = Run.objects.select_related("source_locale", "created_by").prefetch_related(
             "target_locales"
         )

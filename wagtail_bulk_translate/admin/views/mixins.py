@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from typing import TYPE_CHECKING, Any
+
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.template.response import TemplateResponse
 
 from ..permissions import can_manage_runs
+
+if TYPE_CHECKING:
+    # The mixin always goes before a Django view class: type-check it as one.
+    from django.views import View
+
+    _ViewBase = View
+else:
+    _ViewBase = object
 
 
 def forbidden(request: HttpRequest) -> HttpResponse:
@@ -13,11 +23,11 @@ def forbidden(request: HttpRequest) -> HttpResponse:
     return TemplateResponse(request, "wagtail_bulk_translate/forbidden.html", status=403)
 
 
-class ManageRunsRequiredMixin:
+class ManageRunsRequiredMixin(_ViewBase):
     """403 (not Wagtail's redirect to the dashboard) for users without ``manage_runs``, so
     scripts and the status endpoint's poller see the refusal too."""
 
-    def dispatch(self, request, *args, **kwargs):
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if not can_manage_runs(request.user):
             return forbidden(request)
         return super().dispatch(request, *args, **kwargs)

@@ -21,12 +21,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from django.apps import apps
 from django.core import signing
+from django.forms import BaseFormSet
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -39,8 +42,9 @@ from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.models import Page
 
 from ... import api
+from ...models import Run
 from ..columns import run_title
-from ..forms import NewRunForm, PageRootFormSet, page_roots
+from ..forms import NewRunForm, PageRootForm, PageRootFormSet, field_choices, page_roots
 from ..log_actions import STARTED, log_run_action
 from ..permissions import ScopeNotAllowed, check_user_can_translate
 from .mixins import ManageRunsRequiredMixin
@@ -93,7 +97,7 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
     preflight_template = "wagtail_bulk_translate/runs/preflight.html"
     index_url_name = "wagtail_bulk_translate:index"
 
-    def get_breadcrumbs_items(self):
+    def get_breadcrumbs_items(self) -> list[dict[str, Any]]:
         return [
             *self.breadcrumbs_items,
             {"url": reverse(self.index_url_name), "label": _("Bulk translation")},
@@ -102,7 +106,7 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
 
     # --- GET: the form, possibly pre-filled ---------------------------------------------------
 
-    def get(self, request):
+    def get(self, request: HttpRequest) -> HttpResponse:
         initial, page_ids = self.prefill(request.GET)
         form = NewRunForm(initial=initial)
         formset = PageRootFormSet(
@@ -110,24 +114,24 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
         )
         return self.render_form(form, formset)
 
-    def prefill(self, params) -> tuple[dict[str, Any], list[int]]:
+    def prefill(self, params: QueryDict) -> tuple[dict[str, Any], list[int]]:
         initial: dict[str, Any] = {}
-        choices = NewRunForm().fields
+        form = NewRunForm()
         for name, param in (("snippets", "snippets"), ("settings", "settings")):
-            initial[name] = self.known(params.getlist(param), choices[name].choices, name)
+            initial[name] = self.known(params.getlist(param), field_choices(form, name), name)
         initial["target_locales"] = self.known(
-            params.getlist("targets"), choices["target_locales"].choices, _("locales")
+            params.getlist("targets"), field_choices(form, "target_locales"), _("locales")
         )
         if source := params.get("source"):
-            codes = [code for code, _label in choices["target_locales"].choices]
+            codes = [code for code, _label in field_choices(form, "target_locales")]
             if self.known([source], [(c, c) for c in codes], _("locales")):
                 initial["source_locale"] = source
-        if params.get("mode") in dict(choices["mode"].choices):
+        if params.get("mode") in dict(field_choices(form, "mode")):
             initial["mode"] = params["mode"]
         initial["whole_site"] = params.get("whole_site") in ("1", "true", "on")
         return initial, self.known_pages(params.getlist("pages"))
 
-    def known(self, values: list[str], choices, what: str) -> list[str]:
+    def known(self, values: list[str], choices: Iterable[tuple[Any, Any]], what: str) -> list[str]:
         valid = {str(value) for value, _label in choices}
         unknown = [value for value in values if value not in valid]
         if unknown:
@@ -151,7 +155,7 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
 
     # --- POST: add a page row, preflight, or start ----------------------------------------------
 
-    def post(self, request):
+    def post(self, request: HttpRequest) -> HttpResponse:
         form = NewRunForm(request.POST)
         formset = PageRootFormSet(request.POST, prefix="pages")
         action = request.POST.get("action", "preflight")
@@ -178,7 +182,7 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
                 return self.start(form, formset, scope, estimate)
         return self.preflight(form, formset, scope, digest)
 
-    def with_one_more_row(self, formset):
+    def with_one_more_row(self, formset: BaseFormSet[PageRootForm]) -> BaseFormSet[PageRootForm]:
         data = self.request.POST.copy()
         key = f"{formset.prefix}-TOTAL_FORMS"
         total = int(data.get(key) or 0)
@@ -187,7 +191,13 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
             data[f"{formset.prefix}-{total}-descendants"] = "on"  # the default of a new row
         return PageRootFormSet(data, prefix=formset.prefix)
 
-    def preflight(self, form, formset, scope, digest):
+    def preflight(
+        self,
+        form: NewRunForm,
+        formset: BaseFormSet[PageRootForm],
+        scope: api.Scope,
+        digest: str,
+    ) -> HttpResponse:
         data = form.cleaned_data
         try:
             estimate = api.preflight(
@@ -209,7 +219,13 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
             ),
         )
 
-    def start(self, form, formset, scope, estimate: SignedEstimate):
+    def start(
+        self,
+        form: NewRunForm,
+        formset: BaseFormSet[PageRootForm],
+        scope: api.Scope,
+        estimate: SignedEstimate,
+    ) -> HttpResponse:
         data = form.cleaned_data
         try:
             run = api.start_run(
@@ -226,10 +242,13 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
         messages.success(self.request, _("%(run)s started.") % {"run": run_title(run)})
         return redirect("wagtail_bulk_translate:inspect", run.pk)
 
-    def render_form(self, form, formset, *, validate: bool = True):
+    def render_form(
+        self, form: NewRunForm, formset: BaseFormSet[PageRootForm], *, validate: bool = True
+    ) -> HttpResponse:
         if not validate:
             # Adding a page row is not a submission: show no errors yet.
-            form._errors, formset._errors, formset._non_form_errors = {}, [], []
+            # django-stubs do not declare these private error caches of forms and formsets.
+            form._errors, formset._errors, formset._non_form_errors = {}, [], []  # type: ignore[attr-defined]
         elif form.is_bound and (form.errors or not formset.is_valid()):
             messages.error(
                 self.request, _("The run was not started: correct the errors below, then retry.")
@@ -241,7 +260,7 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
         )
 
 
-def preflight_rows(estimate: api.Preflight) -> dict[str, list[tuple]]:
+def preflight_rows(estimate: api.Preflight) -> dict[str, Any]:
     """What the preflight template shows beside the estimate: (type name, objects, units)
     rows, (locale, strings, characters) rows and the quota left."""
     models = [
@@ -266,7 +285,7 @@ def verbose_name_plural(label: str) -> str:
         return label
 
 
-def started_data(run) -> dict[str, Any]:
+def started_data(run: Run) -> dict[str, Any]:
     return {
         "mode": run.mode,
         "canary_size": run.canary_size,

@@ -6,10 +6,11 @@ is paginated and loads its objects in bulk per content type.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
-from django.core.paginator import Paginator
-from django.http import JsonResponse
+from django.core.paginator import Page, Paginator
+from django.db.models import QuerySet
+from django.http import HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -17,13 +18,16 @@ from django.views import View
 from wagtail.admin.views import generic
 
 from ...api import ErrorCode, revert_summary
-from ...models import Run, RunStatus, UnitStatus
+from ...models import Run, RunStatus, Unit, UnitStatus
 from ..actions import ACTIONS, allowed_actions
 from ..columns import run_title
 from ..objects import edit_url, objects_of_units, title
 from ..permissions import run_permission_policy
 from ..progress import RunReport, run_report
 from .mixins import ManageRunsRequiredMixin
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 FAILURES_PER_PAGE = 25
 REVERT_REFUSALS_SHOWN = 50
@@ -68,10 +72,21 @@ def status_payload(run: Run, report: RunReport) -> dict[str, Any]:
     }
 
 
+class FailuresPage(Page[Unit]):
+    """A page of the failures table: Django's page of units, plus the rows the template shows."""
+
+    rows: list[dict[str, Any]]
+
+
+class FailuresPaginator(Paginator):
+    def _get_page(self, *args: Any, **kwargs: Any) -> FailuresPage:
+        return FailuresPage(*args, **kwargs)
+
+
 class RunStatusView(ManageRunsRequiredMixin, View):
     http_method_names = ["get"]
 
-    def get(self, request, pk: int):
+    def get(self, request: HttpRequest, pk: int) -> JsonResponse:
         run = load_run(pk)
         response = JsonResponse(status_payload(run, run_report(run)))
         response["Cache-Control"] = "no-store"
@@ -83,7 +98,7 @@ class RunPageView(ManageRunsRequiredMixin, generic.InspectView):
     template_name = "wagtail_bulk_translate/runs/run_page.html"
     header_icon = "globe"
 
-    def get_object(self, queryset=None) -> Run:
+    def get_object(self, queryset: QuerySet[Run] | None = None) -> Run:
         return load_run(self.pk)
 
     def get_fields(self) -> list[str]:
@@ -95,14 +110,14 @@ class RunPageView(ManageRunsRequiredMixin, generic.InspectView):
     def get_page_subtitle(self) -> str:
         return ""
 
-    def get_breadcrumbs_items(self):
+    def get_breadcrumbs_items(self) -> list[dict[str, Any]]:
         return [
             *self.breadcrumbs_items,
             {"url": reverse("wagtail_bulk_translate:index"), "label": _("Bulk translation")},
             {"url": "", "label": self.get_page_title()},
         ]
 
-    def get_context_data(self, **kwargs):
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         run = self.object
         report = run_report(run)
@@ -132,13 +147,14 @@ class RunPageView(ManageRunsRequiredMixin, generic.InspectView):
             context.update(revert=revert_summary(run), revert_refusals=revert_refusals(run))
         return context
 
-    def failures_page(self, run: Run):
+    def failures_page(self, run: Run) -> FailuresPage:
         units = (
             run.units.filter(status=UnitStatus.FAILED)
             .select_related("target_locale")
             .order_by("position", "target_locale_id")
         )
-        page = Paginator(units, FAILURES_PER_PAGE).get_page(self.request.GET.get("failures"))
+        paginator = FailuresPaginator(units, FAILURES_PER_PAGE)
+        page = cast(FailuresPage, paginator.get_page(self.request.GET.get("failures")))
         objects = objects_of_units(page.object_list)
         user = self.request.user
         page.rows = [
@@ -187,7 +203,7 @@ def revert_refusals(run: Run) -> list[dict[str, str]]:
     ]
 
 
-def retry_choices(report: RunReport) -> dict[str, list[tuple[str, str]]]:
+def retry_choices(report: RunReport) -> dict[str, list[tuple[str, StrOrPromise]]]:
     """Filters the retry form offers: only models, locales and codes that have failures."""
     failed = UnitStatus.FAILED
     return {

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 MANAGE := $(BIN)/python sandbox/manage.py
 STAMP := $(VENV)/.installed
 
-.PHONY: demo serve test test-postgres test-browser test-oldest package-check lint format benchmark clean
+.PHONY: demo serve test test-quick test-postgres test-browser test-oldest package-check lint format benchmark clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,9 +35,15 @@ serve: $(STAMP)  ## The site and its admin on http://localhost:$(PORT)/admin/ (a
 test: $(STAMP)  ## The whole suite on SQLite (set DATABASE_URL for PostgreSQL)
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(MANAGE) check --fail-level WARNING
 	$(MANAGE) makemigrations --check --dry-run
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+# The loop while coding: everything but the end-to-end tests (real worker processes, marker
+# e2e, every test under tests/e2e/) and the RQ one. `make test` and CI run them.
+test-quick: $(STAMP)
+	$(BIN)/pytest -m "not e2e and not rq and not browser" -q $(PYTEST_ARGS)
 
 test-postgres: $(STAMP)
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(BIN)/pytest $(PYTEST_ARGS)
@@ -103,7 +109,7 @@ package-check: $(STAMP)  ## Build, twine check, install the wheel in a fresh ven
 	$(IN_PACKAGE_PROJECT) manage.py makemigrations --check --dry-run
 
 lint: $(STAMP)
-	$(BIN)/ruff format --check . && $(BIN)/ruff check .
+	$(BIN)/ruff format --check . && $(BIN)/ruff check . && $(BIN)/mypy
 
 format: $(STAMP)
 	$(BIN)/ruff format . && $(BIN)/ruff check --fix .

@@ -103,10 +103,10 @@ def baseline(pages, locale_code: str) -> Measure:
 
 
 def bulk_run(pages, locale_codes: list[str], label: str, mode: str = "changed") -> Measure:
-    from wagtail_bulk_translate.coordinator import coordinate
+    from wagtail_bulk_translate.api import start_run
+    from wagtail_bulk_translate.engine.coordinator import coordinate
+    from wagtail_bulk_translate.engine.worker import process_run
     from wagtail_bulk_translate.models import Run
-    from wagtail_bulk_translate.runs import start_run
-    from wagtail_bulk_translate.worker import process_run
 
     run = start_run(
         scope={"objects": [["wagtailcore.Page", str(p.pk)] for p in pages]},
@@ -129,7 +129,7 @@ def bulk_run(pages, locale_codes: list[str], label: str, mode: str = "changed") 
 
 
 def run_summary_text(run) -> str:
-    from wagtail_bulk_translate.runs import run_summary
+    from wagtail_bulk_translate.api import run_summary
 
     return str(run_summary(run))
 
@@ -138,7 +138,8 @@ def enumeration_memory(scale: int) -> int:
     """Peak traced memory of enumerating the whole site ``scale`` times over."""
     from wagtail.models import Locale
 
-    from wagtail_bulk_translate.scope import Enumerator, whole_site_scope
+    from wagtail_bulk_translate.api import whole_site_scope
+    from wagtail_bulk_translate.scope.enumeration import Enumerator
 
     source = Locale.objects.get(language_code="en")
     scope = whole_site_scope(source)

@@ -1,60 +1,16 @@
-"""Shared fixtures: a task queue the tests drain by hand, and the demo site's locales."""
+"""Shared fixtures: the task queue the tests drain by hand, settings, the content runs translate."""
 
 from __future__ import annotations
+
+import types
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from wagtail_bulk_translate.compat import DummyBackend, task_backends
-
-DUMMY_BACKEND = f"{DummyBackend.__module__}.{DummyBackend.__qualname__}"
-
-
-class TaskQueue:
-    """The DummyBackend's queue, executed in-process in FIFO order on demand.
-
-    Tests see exactly which tasks the engine enqueued, and can run them one at a time (to
-    interrupt a coordinator between ticks) or all (``drain``).
-    """
-
-    def __init__(self, capture_on_commit) -> None:
-        self.capture_on_commit = capture_on_commit
-
-    @property
-    def backend(self):
-        return task_backends["default"]
-
-    def pending(self) -> list:
-        return list(self.backend.results)
-
-    def names(self) -> list[str]:
-        return [result.task.name for result in self.backend.results]
-
-    def pop(self):
-        result = self.backend.results.pop(0)
-        return result
-
-    def run_next(self):
-        result = self.pop()
-        if not result.task.module_path.startswith("wagtail_bulk_translate."):
-            # Wagtail's own tasks (search index updates) are not what these tests check, and
-            # may refer to rows a rolled-back transaction never kept.
-            return None
-        with self.capture_on_commit(execute=True):
-            return result.task.func(*result.args, **result.kwargs)
-
-    def drain(self, max_tasks: int = 10_000) -> int:
-        executed = 0
-        while self.backend.results:
-            if executed >= max_tasks:
-                raise AssertionError(f"Task queue did not drain after {max_tasks} tasks")
-            self.run_next()
-            executed += 1
-        return executed
-
-    def clear(self) -> None:
-        self.backend.clear()
+from tests import factories as f
+from tests.fake_deepl import fake_deepl  # noqa: F401  (the fixture, for every test)
+from tests.task_queue import DUMMY_BACKEND, TaskQueue
 
 
 @pytest.fixture
@@ -77,7 +33,7 @@ def count_queries():
 @pytest.fixture
 def start(task_queue, django_capture_on_commit_callbacks):
     """start_run() as an editor would call it, with its on-commit enqueue captured."""
-    from wagtail_bulk_translate.runs import start_run
+    from wagtail_bulk_translate.api import start_run
 
     def _start(**kwargs):
         with django_capture_on_commit_callbacks(execute=True):
@@ -89,7 +45,7 @@ def start(task_queue, django_capture_on_commit_callbacks):
 @pytest.fixture
 def recording_translator(settings):
     """Runs started in this test use RecordingTranslator (pseudo output, calls recorded)."""
-    from tests.translators import RecordingTranslator, translator_setting
+    from tests.translator_doubles import RecordingTranslator, translator_setting
 
     RecordingTranslator.reset()
     settings.WAGTAIL_BULK_TRANSLATE = {
@@ -98,3 +54,59 @@ def recording_translator(settings):
     }
     yield RecordingTranslator
     RecordingTranslator.reset()
+
+
+@pytest.fixture
+def conf(settings):
+    """Change WAGTAIL_BULK_TRANSLATE keys for this test: ``conf(MAX_ATTEMPTS=1)``."""
+
+    def _conf(**values):
+        settings.WAGTAIL_BULK_TRANSLATE = {**settings.WAGTAIL_BULK_TRANSLATE, **values}
+
+    return _conf
+
+
+@pytest.fixture
+def site(task_queue):
+    """home > news > Story 0, Story 1, and the category Travel.
+
+    ``scope`` is the page tree (4 objects); ``scope_with_category`` adds the category's model
+    (5 objects, ``objects``).
+    """
+    home = f.home_page("Home")
+    news = f.index_page(home, "News")
+    stories = [f.article(news, f"Story {i}") for i in range(2)]
+    travel = f.category("Travel", "Trips and journeys.")
+    task_queue.clear()  # search/reference-index tasks of the fixtures' own writes
+    pages = {"pages": [{"id": home.pk, "descendants": True}]}
+    return types.SimpleNamespace(
+        home=home,
+        news=news,
+        stories=stories,
+        story=stories[0],
+        other=stories[1],
+        category=travel,
+        objects=[home, news, *stories, travel],
+        scope=pages,
+        scope_with_category={**pages, "snippets": ["demo.Category"]},
+    )
+
+
+@pytest.fixture
+def begin(start, site, recording_translator):
+    """Start a run of ``site`` (its page tree unless ``scope`` says otherwise) from en."""
+
+    def _begin(locales=("fr", "de"), scope=None, **kwargs):
+        scope = scope or site.scope
+        return start(scope=scope, source_locale="en", target_locales=list(locales), **kwargs)
+
+    return _begin
+
+
+@pytest.fixture
+def three_pages():
+    """en home > news > one article ("A quiet story"), and the demo's locales."""
+    home = f.home_page()
+    news = f.index_page(home)
+    story = f.article(news, title="A quiet story")
+    return types.SimpleNamespace(home=home, news=news, article=story, locales=f.locales())

@@ -65,3 +65,8 @@ def footer(html: str = "Independent since 1999.", *, live: bool = True) -> Foote
     if live:
         revision.publish()
     return snippet
+
+
+def subtree(page: Page) -> dict[str, Any]:
+    """The scope of a page and its descendants."""
+    return {"pages": [{"id": page.pk, "descendants": True}]}

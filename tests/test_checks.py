@@ -11,7 +11,7 @@ import pytest
 from django.apps import apps
 from django.core import checks
 
-from tests.conftest import DUMMY_BACKEND
+from tests.task_queue import DUMMY_BACKEND
 from wagtail_bulk_translate import checks as bt_checks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,7 +23,7 @@ PLUGIN_CHECKS = (
     bt_checks.check_localization,
     bt_checks.check_translator,
     bt_checks.check_task_backend,
-    bt_checks.check_deepl_key,
+    bt_checks.check_translator_options,
 )
 
 
@@ -158,7 +158,7 @@ def test_e003_also_checks_the_wagtail_localize_translator_it_falls_back_to(setti
 
 @pytest.mark.parametrize(
     "translator",
-    [{"OPTIONS": {"formality": "less"}}, "tests.translators.RecordingTranslator"],
+    [{"OPTIONS": {"formality": "less"}}, "tests.translator_doubles.RecordingTranslator"],
     ids=["dict-without-CLASS", "string"],
 )
 def test_e003_malformed_translator_setting(settings, translator):
@@ -172,7 +172,7 @@ def test_e003_malformed_translator_setting(settings, translator):
 
 def test_no_e003_for_an_importable_translator(settings):
     settings.WAGTAIL_BULK_TRANSLATE = {
-        "TRANSLATOR": {"CLASS": "tests.translators.RecordingTranslator", "OPTIONS": {}}
+        "TRANSLATOR": {"CLASS": "tests.translator_doubles.RecordingTranslator", "OPTIONS": {}}
     }
     assert "wagtail_bulk_translate.E003" not in ids()
 

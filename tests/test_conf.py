@@ -124,7 +124,9 @@ def test_the_cache_is_reset_when_the_fallback_translator_changes(settings):
     settings.WAGTAIL_BULK_TRANSLATE = {}
     cached = get_settings()
 
-    settings.WAGTAILLOCALIZE_MACHINE_TRANSLATOR = {"CLASS": "tests.translators.RecordingTranslator"}
+    settings.WAGTAILLOCALIZE_MACHINE_TRANSLATOR = {
+        "CLASS": "tests.translator_doubles.RecordingTranslator"
+    }
 
     assert get_settings() is not cached
 

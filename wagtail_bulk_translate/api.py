@@ -8,15 +8,31 @@ editor-readable message when a request is refused.
 from __future__ import annotations
 
 from .conf import get_settings
-from .controls import cancel_run, pause_run, promote_canary, resume_run, retry_failed
 from .coverage import CoverageKind, CoverageRow, coverage
+from .engine.janitor import SweepReport
+from .engine.janitor import sweep as janitor_sweep
+from .engine.pauses import pause_run, resume_run
 from .errors import BulkTranslateError, ErrorCode, RunConfigurationError, ScopeError
-from .preflight import Preflight, preflight
-from .reporting import format_summary, progress_line
-from .revert import RevertRefused, RevertSummary, check_revertible, revert_summary, start_revert
-from .review import CanarySample, SampleString, canary_samples
-from .runs import error_breakdown, run_summary, start_run, units_by_locale
-from .scope import Scope, translatable_setting_labels, translatable_snippet_labels, whole_site_scope
+from .localize.review import CanarySample, SampleString, canary_samples
+from .management.reporting import format_summary, progress_line
+from .revert.undo import (
+    RevertRefused,
+    RevertSummary,
+    check_revertible,
+    revert_summary,
+    start_revert,
+)
+from .runs.controls import cancel_run, promote_canary, retry_failed
+from .runs.preflight import Preflight, preflight
+from .runs.start import resolve_locale, start_run
+from .runs.summary import error_breakdown, run_summary, units_by_locale
+from .scope.definition import Scope
+from .scope.whole_site import (
+    translatable_setting_labels,
+    translatable_snippet_labels,
+    whole_site_scope,
+)
+from .translators.base import Usage
 
 __all__ = [
     "BulkTranslateError",
@@ -31,6 +47,8 @@ __all__ = [
     "SampleString",
     "Scope",
     "ScopeError",
+    "SweepReport",
+    "Usage",
     "canary_samples",
     "cancel_run",
     "check_revertible",
@@ -38,10 +56,12 @@ __all__ = [
     "error_breakdown",
     "format_summary",
     "get_settings",
+    "janitor_sweep",
     "pause_run",
     "preflight",
     "progress_line",
     "promote_canary",
+    "resolve_locale",
     "resume_run",
     "retry_failed",
     "revert_summary",

@@ -8,4 +8,6 @@ class WagtailBulkTranslateAppConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import checks, conf  # noqa: F401  (registers checks and the settings reset receiver)
+        # Registers the system checks, the settings reset receiver and the tasks (schedule.py
+        # enqueues them by name).
+        from . import checks, conf, tasks  # noqa: F401

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import os
+from typing import Any
 
 from django.apps import apps
 from django.conf import settings
@@ -10,12 +10,13 @@ from django.core import checks
 from django.utils.module_loading import import_string
 
 from .compat import DummyBackend, InvalidTaskBackend, task_backends
-from .conf import SLUG_POLICIES, get_settings, unknown_setting_keys
-from .translators.loading import configured_translator
+from .conf import get_settings, unknown_setting_keys
+from .models import SlugPolicy
+from .translators.loading import configuration_problems, configured_translator
 
 
 @checks.register()
-def check_settings(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+def check_settings(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
     errors: list[checks.CheckMessage] = []
     unknown = unknown_setting_keys()
     if unknown:
@@ -26,10 +27,10 @@ def check_settings(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
                 id="wagtail_bulk_translate.W001",
             )
         )
-    if get_settings().SLUG_POLICY not in SLUG_POLICIES:
+    if get_settings().SLUG_POLICY not in SlugPolicy.values:
         errors.append(
             checks.Error(
-                f"SLUG_POLICY must be one of {', '.join(SLUG_POLICIES)}.",
+                f"SLUG_POLICY must be one of {', '.join(SlugPolicy.values)}.",
                 hint="Set WAGTAIL_BULK_TRANSLATE['SLUG_POLICY'] to 'derive', 'keep' or "
                 "'translate'.",
                 id="wagtail_bulk_translate.E005",
@@ -54,7 +55,7 @@ def valid_cost_threshold(value) -> bool:
 
 
 @checks.register()
-def check_localization(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+def check_localization(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
     errors: list[checks.CheckMessage] = []
     if not apps.is_installed("wagtail_localize"):
         errors.append(
@@ -76,7 +77,7 @@ def check_localization(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
 
 
 @checks.register()
-def check_translator(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+def check_translator(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
     hint = (
         "Fix WAGTAIL_BULK_TRANSLATE['TRANSLATOR']['CLASS'] (or WAGTAILLOCALIZE_MACHINE_TRANSLATOR)."
     )
@@ -105,7 +106,7 @@ def check_translator(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
 
 
 @checks.register()
-def check_task_backend(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+def check_task_backend(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
     conf = get_settings()
     try:
         backend = task_backends[conf.TASK_BACKEND]
@@ -138,20 +139,14 @@ def check_task_backend(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
 
 
 @checks.register()
-def check_deepl_key(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+def check_translator_options(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """Ask the translator what is wrong with its options (e.g. DeepL without a key)."""
     try:
         config = configured_translator()
-    except (KeyError, TypeError, AttributeError):
+        problems = configuration_problems(config["CLASS"], config["OPTIONS"])
+    except (KeyError, TypeError, AttributeError, ImportError):
         return []  # reported by check_translator
-    if not config["CLASS"].endswith(".DeepLTranslator"):
-        return []
-    if config["OPTIONS"].get("AUTH_KEY") or os.environ.get("DEEPL_AUTH_KEY"):
-        return []
     return [
-        checks.Error(
-            "The DeepL translator has no API key.",
-            hint="Set the DEEPL_AUTH_KEY environment variable, or "
-            "WAGTAIL_BULK_TRANSLATE['TRANSLATOR']['OPTIONS']['AUTH_KEY'].",
-            id="wagtail_bulk_translate.E007",
-        )
+        checks.Error(problem.message, hint=problem.hint, id="wagtail_bulk_translate.E007")
+        for problem in problems
     ]

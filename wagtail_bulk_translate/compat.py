@@ -9,9 +9,11 @@ try:  # Django >= 6.0
     from django.tasks import TaskResultStatus, task, task_backends
     from django.tasks.backends.dummy import DummyBackend
     from django.tasks.exceptions import InvalidTaskBackend
-except ImportError:  # Django 5.2 with the django-tasks backport
-    from django_tasks import TaskResultStatus, task, task_backends
-    from django_tasks.backends.dummy import DummyBackend
-    from django_tasks.exceptions import InvalidTaskBackendError as InvalidTaskBackend
+except ImportError:  # Django 5.2 with the django-tasks backport (the type checker runs on 6)
+    from django_tasks import TaskResultStatus, task, task_backends  # type: ignore[assignment,no-redef]
+    from django_tasks.backends.dummy import DummyBackend  # type: ignore[assignment]
+    from django_tasks.exceptions import (  # type: ignore[assignment]
+        InvalidTaskBackendError as InvalidTaskBackend,
+    )
 
 __all__ = ["DummyBackend", "InvalidTaskBackend", "TaskResultStatus", "task", "task_backends"]

@@ -60,7 +60,6 @@ from django.core.signals import setting_changed
 from django.dispatch import receiver
 
 SETTING_NAME = "WAGTAIL_BULK_TRANSLATE"
-SLUG_POLICIES = ("derive", "keep", "translate")
 
 
 @dataclass(frozen=True)
@@ -84,7 +83,7 @@ class BulkTranslateSettings:
     PRICE_PER_MILLION_CHARACTERS: float = 20.0
     CURRENCY: str = "EUR"
     CONFIRM_ABOVE_COST: float | None = 50.0
-    SLUG_POLICY: str = "derive"
+    SLUG_POLICY: str = "derive"  # a models.SlugPolicy value (checked by a system check)
     SITE_LOCALES: dict[str, str] = field(default_factory=dict)
     EXCLUDE_FIELDS: dict[str, list[str]] = field(default_factory=dict)
 

@@ -30,7 +30,8 @@ from wagtail.models import Locale, Page, RevisionMixin
 
 from .errors import ErrorCode
 from .models import Unit, UnitStatus
-from .scope import model_label, translatable_setting_labels, translatable_snippet_labels
+from .scope.definition import model_label
+from .scope.whole_site import translatable_setting_labels, translatable_snippet_labels
 from .translatable_settings import is_site_setting
 
 

@@ -6,8 +6,13 @@ editors. Codes are data (stored, filtered on, retried by); never rename one.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from .translators.base import Translations
 
 
 class ErrorCode(models.TextChoices):
@@ -64,7 +69,10 @@ class UnitSkipped(UnitError):
 
 
 class TranslatorError(UnitError):
-    """A provider failure raised by a translator. Subclasses say how the run reacts."""
+    """A provider failure raised by a translator. Subclasses say how the run reacts.
+
+    ``partial`` holds what the call translated (and was billed for) before it failed.
+    """
 
     def __init__(
         self,
@@ -74,6 +82,7 @@ class TranslatorError(UnitError):
         transient: bool = False,
     ) -> None:
         super().__init__(code, message, transient=transient)
+        self.partial: Translations | None = None
 
 
 class TransientTranslatorError(TranslatorError):

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.db.models import Count, Q, Sum
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Now
 from django.utils import timezone
 from django.utils.functional import classproperty
 from django.utils.translation import gettext_lazy as _
@@ -35,7 +35,13 @@ class RunStatus(models.TextChoices):
 
     @classproperty
     def active(cls) -> tuple[str, ...]:
+        """Not over yet: in progress, or paused until resumed."""
         return (cls.PENDING, cls.RUNNING, cls.PAUSED)
+
+    @classproperty
+    def in_progress(cls) -> tuple[str, ...]:
+        """Active and not paused: work is being enumerated or done."""
+        return (cls.PENDING, cls.RUNNING)
 
     @classproperty
     def terminal(cls) -> tuple[str, ...]:
@@ -60,6 +66,15 @@ class PublishPolicy(models.TextChoices):
 class ContentSource(models.TextChoices):
     LIVE = "live", _("Live (published) content")
     LATEST_DRAFT = "draft", _("Latest draft")
+
+
+class SlugPolicy(models.TextChoices):
+    DERIVE = "derive", _("Derive from the translated title")
+    """New pages get a slug made from their translated title."""
+    KEEP = "keep", _("Keep the source slug")
+    """New pages keep the source page's slug."""
+    TRANSLATE = "translate", _("Translate the slug")
+    """The slug is machine-translated like any other string."""
 
 
 class UnitStatus(models.TextChoices):
@@ -89,6 +104,18 @@ class RunQuerySet(models.QuerySet):
     def active(self) -> RunQuerySet:
         return self.filter(status__in=RunStatus.active)
 
+    def in_progress(self) -> RunQuerySet:
+        return self.filter(status__in=RunStatus.in_progress)
+
+    def paused_for_quota(self) -> RunQuerySet:
+        return self.filter(status=RunStatus.PAUSED, error_code=ErrorCode.QUOTA_EXCEEDED)
+
+    def pause(self, *, code: str = "", message: str = "") -> int:
+        """Pause the runs in progress (a compare-and-set); returns how many paused."""
+        return self.in_progress().update(
+            status=RunStatus.PAUSED, error_code=code, error_message=message, paused_at=Now()
+        )
+
 
 class Run(models.Model):
     status = models.CharField(
@@ -101,7 +128,9 @@ class Run(models.Model):
     content_source = models.CharField(
         max_length=16, choices=ContentSource.choices, default=ContentSource.LIVE
     )
-    slug_policy = models.CharField(max_length=16, default="derive")
+    slug_policy = models.CharField(
+        max_length=16, choices=SlugPolicy.choices, default=SlugPolicy.DERIVE
+    )
     source_locale = models.ForeignKey(Locale, on_delete=models.PROTECT, related_name="+")
     target_locales = models.ManyToManyField(Locale, related_name="+")
     scope = models.JSONField(default=dict)
@@ -133,6 +162,8 @@ class Run(models.Model):
 
     # Last time a worker claimed units of this run: the janitor restarts stalled runs.
     heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # When the run was last paused: the janitor retries quota pauses after a while.
+    paused_at = models.DateTimeField(null=True, blank=True)
     # Worker task chains the coordinator started (at most WORKER_CONCURRENCY per run).
     worker_chains = models.PositiveSmallIntegerField(default=0)
     # When a deferred worker task is due to come back; one such task per run at a time.
@@ -182,18 +213,57 @@ class Run(models.Model):
         )
 
 
+# Every time comparison uses the database clock (Now()), never a worker's.
+EXPIRED_LEASE = Q(status="running", lease_expires_at__lt=Now())
+READY = Q(status="pending") & (Q(available_after__isnull=True) | Q(available_after__lte=Now()))
+
+LEASE_EXPIRED_MESSAGE = (
+    "The worker translating this unit stopped responding on every attempt. "
+    "Retry it; if it keeps failing, the object may be too large to translate in one go."
+)
+
+
 class UnitQuerySet(models.QuerySet):
-    def pending(self) -> UnitQuerySet:
-        return self.filter(status=UnitStatus.PENDING)
+    def claimable(self) -> UnitQuerySet:
+        """Pending and past their back-off, or held by a worker whose lease expired."""
+        return self.filter(READY | EXPIRED_LEASE)
 
-    def in_flight(self) -> UnitQuerySet:
-        return self.filter(status__in=UnitStatus.in_flight)
+    def expired_leases(self) -> UnitQuerySet:
+        return self.filter(EXPIRED_LEASE)
 
-    def claimable(self, now) -> UnitQuerySet:
-        return self.pending().filter(Q(available_after__isnull=True) | Q(available_after__lte=now))
+    def fail_exhausted_leases(self, max_attempts: int) -> int:
+        """Fail units whose worker died on their last allowed attempt."""
+        return (
+            self.expired_leases()
+            .filter(attempts__gte=max_attempts)
+            .update(
+                status=UnitStatus.FAILED,
+                error_code=ErrorCode.LEASE_EXPIRED,
+                error_message=LEASE_EXPIRED_MESSAGE,
+                lease_token=None,
+                lease_expires_at=None,
+                finished_at=Now(),
+            )
+        )
 
-    def expired_leases(self, now) -> UnitQuerySet:
-        return self.filter(status=UnitStatus.RUNNING, lease_expires_at__lt=now)
+    def cancel_pending(self, code: str, message: str) -> int:
+        return self.filter(status=UnitStatus.PENDING).update(
+            status=UnitStatus.CANCELLED,
+            error_code=code,
+            error_message=message,
+            finished_at=timezone.now(),
+        )
+
+    def requeue(self) -> int:
+        """Back to pending with fresh attempts (retrying failed units)."""
+        return self.update(
+            status=UnitStatus.PENDING,
+            attempts=0,
+            available_after=None,
+            error_code="",
+            error_message="",
+            finished_at=None,
+        )
 
 
 class Unit(models.Model):
@@ -218,12 +288,14 @@ class Unit(models.Model):
 
     error_code = models.CharField(max_length=32, blank=True, choices=ErrorCode.choices)
     error_message = models.TextField(blank=True)
+    # Why a unit that succeeded wrote no target (a canary of a model without drafts).
+    note = models.TextField(blank=True)
 
     strings_translated = models.PositiveIntegerField(default=0)
     billed_characters = models.PositiveIntegerField(default=0)
     source_hash = models.CharField(max_length=64, blank=True)
     target_object_id = models.CharField(max_length=64, blank=True)
-    # What revert needs: whether the target existed, its latest and live revisions before.
+    # What revert needs (revert.state.RevertState): the target before, what the unit changed.
     revert_state = models.JSONField(null=True, blank=True)
 
     started_at = models.DateTimeField(null=True, blank=True)
@@ -261,10 +333,6 @@ class Unit(models.Model):
 
     def __str__(self) -> str:
         return f"Unit #{self.pk} {self.content_type_id}:{self.object_id} → {self.target_locale_id}"
-
-    def get_source_object(self):
-        model = self.content_type.model_class()
-        return model._default_manager.filter(pk=self.object_id).first()
 
 
 class JanitorLease(models.Model):

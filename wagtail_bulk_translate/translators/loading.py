@@ -6,9 +6,9 @@ from typing import Any
 
 from django.conf import settings
 from django.utils.module_loading import import_string
-from wagtail_localize.machine_translators.base import BaseMachineTranslator
 
 from ..conf import get_settings
+from .base import BulkTranslator, ConfigurationProblem, as_bulk_translator
 
 PSEUDO_TRANSLATOR = "wagtail_bulk_translate.translators.pseudo.PseudoTranslator"
 SECRET_MARKERS = ("KEY", "SECRET", "TOKEN", "PASSWORD", "CREDENTIALS")
@@ -35,11 +35,19 @@ def pinned_translator() -> tuple[str, dict[str, Any]]:
     return config["CLASS"], public
 
 
-def build_translator(class_path: str, pinned_options: dict[str, Any]) -> BaseMachineTranslator:
+def build_translator(class_path: str, pinned_options: dict[str, Any]) -> BulkTranslator:
     """Instantiate a run's translator: pinned options plus today's secrets for that class."""
     config = configured_translator()
     secrets = {}
     if config["CLASS"] == class_path:
         secrets = {k: v for k, v in config["OPTIONS"].items() if is_secret(k)}
     translator_class = import_string(class_path)
-    return translator_class({**pinned_options, **secrets})
+    return as_bulk_translator(translator_class({**pinned_options, **secrets}))
+
+
+def configuration_problems(class_path: str, options: dict[str, Any]) -> list[ConfigurationProblem]:
+    """What the translator class says is wrong with its options (none for other translators)."""
+    translator_class = import_string(class_path)
+    if isinstance(translator_class, type) and issubclass(translator_class, BulkTranslator):
+        return translator_class.configuration_problems(options)
+    return []

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from wagtail_localize.machine_translators.base import BaseMachineTranslator
-from wagtail_localize.strings import StringValue, lstrip_keep, rstrip_keep
+from wagtail_localize.strings import lstrip_keep, rstrip_keep
+
+from .base import BulkTranslator, Translations
 
 if TYPE_CHECKING:
     from wagtail.models import Locale
@@ -69,22 +69,19 @@ def pseudo_localize(text_html: str, locale_code: str | None = None) -> str:
     return f"{leading}[{prefix}{accent_text_nodes(body)} {padding}]{trailing}"
 
 
-class PseudoTranslator(BaseMachineTranslator):
-    """wagtail-localize machine translator that pseudo-localizes instead of translating.
+class PseudoTranslator(BulkTranslator):
+    """Machine translator that pseudo-localizes instead of translating (nothing is billed).
 
     Option ``SHOW_LOCALE`` (default True) prefixes each string with the target language code.
     """
 
     display_name = "Pseudo-localization"
 
-    def __init__(self, options: dict[str, Any] | None = None) -> None:
-        super().__init__(options or {})
-
-    def translate(
-        self, source_locale: Locale, target_locale: Locale, strings: Iterable[StringValue]
-    ) -> dict[StringValue, StringValue]:
+    def translate_texts(
+        self, source_locale: Locale, target_locale: Locale, texts: list[str]
+    ) -> Translations:
         code = target_locale.language_code if self.options.get("SHOW_LOCALE", True) else None
-        return {string: StringValue(pseudo_localize(string.data, code)) for string in strings}
+        return Translations({text: pseudo_localize(text, code) for text in texts})
 
     def can_translate(self, source_locale: Locale, target_locale: Locale) -> bool:
         # Full codes, so en-gb -> en-us can be pseudo-localized too.

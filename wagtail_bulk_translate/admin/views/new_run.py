@@ -252,14 +252,11 @@ def preflight_rows(estimate: api.Preflight) -> dict[str, list[tuple]]:
         (code, strings, estimate.characters_to_bill.get(code, 0))
         for code, strings in estimate.strings_to_translate.items()
     ]
-    return {"models": models, "locales": locales, "quota_left": quota_left(estimate.usage)}
-
-
-def quota_left(usage: dict | None) -> int | None:
-    """Characters left in the translator's quota, None when it reports no limit."""
-    if not usage or usage.get("limit") is None:
-        return None
-    return max(usage["limit"] - (usage.get("used") or 0), 0)
+    return {
+        "models": models,
+        "locales": locales,
+        "quota_left": estimate.usage.remaining if estimate.usage else None,
+    }
 
 
 def verbose_name_plural(label: str) -> str:

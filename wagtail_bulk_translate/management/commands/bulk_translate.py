@@ -13,8 +13,13 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from wagtail_bulk_translate import controls, revert
+from wagtail_bulk_translate import api
 from wagtail_bulk_translate.errors import BulkTranslateError
+from wagtail_bulk_translate.management.reporting import (
+    format_preflight,
+    format_summary,
+    progress_line,
+)
 from wagtail_bulk_translate.models import (
     ContentSource,
     Mode,
@@ -22,12 +27,8 @@ from wagtail_bulk_translate.models import (
     Run,
     RunStatus,
 )
-from wagtail_bulk_translate.preflight import preflight
-from wagtail_bulk_translate.reporting import format_preflight, format_summary, progress_line
-from wagtail_bulk_translate.runs import resolve_locale, run_summary, start_run
-from wagtail_bulk_translate.scope import Scope, whole_site_scope
 
-EXIT_CODES = {
+EXIT_CODES: dict[str, int] = {
     RunStatus.SUCCEEDED: 0,
     RunStatus.FAILED: 1,
     RunStatus.PARTIAL: 3,
@@ -162,7 +163,7 @@ class Command(BaseCommand):
 
     def handle_status(self, options: dict[str, Any]) -> None:
         run = self.get_run(options.get("run_id"))
-        summary = run_summary(run)
+        summary = api.run_summary(run)
         if options["json"]:
             self.stdout.write(json.dumps(summary, indent=2))
         else:
@@ -184,18 +185,18 @@ class Command(BaseCommand):
         action = options["action"]
         run = self.get_run(options["run_id"])
         if action == "cancel":
-            cancelled = controls.cancel_run(run.pk)
+            cancelled = api.cancel_run(run.pk)
             self.stdout.write(f"Cancelled {run}: {cancelled} pending unit(s) will not run.")
         elif action == "pause":
-            if not controls.pause_run(run.pk):
+            if not api.pause_run(run.pk):
                 raise CommandError(f"{run} is not running.", returncode=EXIT_BAD_ARGUMENTS)
             self.stdout.write(f"Paused {run}; units in flight finish.")
         elif action == "resume":
-            if not controls.resume_run(run.pk):
+            if not api.resume_run(run.pk):
                 raise CommandError(f"{run} is not paused.", returncode=EXIT_BAD_ARGUMENTS)
             self.stdout.write(f"Resumed {run}.")
         elif action == "retry":
-            queued = controls.retry_failed(
+            queued = api.retry_failed(
                 run.pk,
                 models=options["model"],
                 locales=options["locale"],
@@ -203,10 +204,10 @@ class Command(BaseCommand):
             )
             self.stdout.write(f"Queued {queued} failed unit(s) of {run} again.")
         elif action == "promote":
-            run = controls.promote_canary(run.pk)
+            run = api.promote_canary(run.pk)
             self.stdout.write(f"Started {run}, the full run of the canary.")
         elif action == "revert":
-            revert.start_revert(run.pk)
+            api.start_revert(run.pk)
             self.stdout.write(f"Reverting {run} in the background.")
             if options["wait"]:
                 self.wait_for_revert(run, options["timeout"])
@@ -218,7 +219,7 @@ class Command(BaseCommand):
         deadline = time.monotonic() + timeout if timeout is not None else None
         while True:
             run.refresh_from_db()
-            summary = revert.revert_summary(run)
+            summary = api.revert_summary(run)
             if run.status == RunStatus.REVERTED:
                 break
             if deadline is not None and time.monotonic() > deadline:
@@ -232,7 +233,7 @@ class Command(BaseCommand):
     # --- start -------------------------------------------------------------------------------
 
     def handle_start(self, options: dict[str, Any]) -> None:
-        source = resolve_locale(options["source"]) if options["source"] else None
+        source = api.resolve_locale(options["source"]) if options["source"] else None
         if source is None:
             from wagtail.models import Locale
 
@@ -240,7 +241,7 @@ class Command(BaseCommand):
         if options["estimate"]:
             self.print_estimate(options, source)
             return
-        run = start_run(
+        run = api.start_run(
             scope=self.build_scope(options, source),
             source_locale=source,
             target_locales=self.target_codes(options["locales"], source),
@@ -255,8 +256,8 @@ class Command(BaseCommand):
         if options["wait"]:
             self.wait_for(run, options["timeout"], as_json=options["json"])
 
-    def print_estimate(self, options: dict[str, Any], source) -> None:
-        result = preflight(
+    def print_estimate(self, options: dict[str, Any], source: Any) -> None:
+        result = api.preflight(
             self.build_scope(options, source),
             source,
             self.target_codes(options["locales"], source),
@@ -267,7 +268,7 @@ class Command(BaseCommand):
             return
         self.stdout.write(format_preflight(result))
 
-    def target_codes(self, value: str, source) -> list[str]:
+    def target_codes(self, value: str, source: Any) -> list[str]:
         from wagtail.models import Locale
 
         if value.strip().lower() == "all":
@@ -276,8 +277,8 @@ class Command(BaseCommand):
             )
         return csv_list(value)
 
-    def build_scope(self, options: dict[str, Any], source) -> Scope:
-        scope = whole_site_scope(source) if options["all"] else Scope()
+    def build_scope(self, options: dict[str, Any], source: Any) -> api.Scope:
+        scope = api.whole_site_scope(source) if options["all"] else api.Scope()
         scope.pages += [{"id": pk, "descendants": True} for pk in options["subtree"]]
         scope.pages += [{"id": pk, "descendants": False} for pk in options["page"]]
         scope.snippets += [m for value in options["snippets"] for m in csv_list(value)]
@@ -311,7 +312,7 @@ class Command(BaseCommand):
                 sys.exit(EXIT_TIMEOUT)
             time.sleep(0.5)
         self.stderr.write("")
-        summary = run_summary(run)
+        summary = api.run_summary(run)
         self.stdout.write(json.dumps(summary, indent=2) if as_json else format_summary(summary))
         code = EXIT_CODES.get(run.status, 1)
         if code:

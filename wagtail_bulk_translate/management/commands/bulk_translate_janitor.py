@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from wagtail_bulk_translate.janitor import sweep
+from wagtail_bulk_translate import api
 
 
 class Command(BaseCommand):
@@ -32,7 +32,7 @@ class Command(BaseCommand):
         if interval is not None and interval <= 0:
             raise CommandError("--loop takes a number of seconds greater than 0.")
         while True:
-            report = sweep().as_dict()
+            report = api.janitor_sweep().as_dict()
             if options["json"]:
                 self.stdout.write(json.dumps(report))
             else:

@@ -1,0 +1,476 @@
+"""``manage.py bulk_translate``: argument errors, the run it starts, status and --wait exit codes.
+
+Commands run in-process with ``call_command``. The task queue is the DummyBackend of the
+``task_queue`` fixture, so nothing runs until a test drains it; for ``--wait`` the command's
+``time.sleep`` is replaced by a hook that drains the queue (or does nothing, for the timeout).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import types
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import connection
+
+from tests import factories as f
+from wagtail_bulk_translate.management.commands import bulk_translate as command_module
+from wagtail_bulk_translate.models import Run, RunStatus, Unit, UnitStatus
+
+pytestmark = pytest.mark.django_db
+
+LONG_TITLE = "x" * 300  # Page.title is max_length=255: the translated page cannot validate
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def run_command(task_queue, django_capture_on_commit_callbacks):
+    """call_command with captured output; the on-commit enqueue of a new run is executed."""
+
+    def _run(*args):
+        out, err = StringIO(), StringIO()
+        with django_capture_on_commit_callbacks(execute=True):
+            call_command("bulk_translate", *args, stdout=out, stderr=err)
+        return out.getvalue(), err.getvalue()
+
+    return _run
+
+
+@pytest.fixture
+def bad_arguments(run_command):
+    """Run a command that must fail with exit code 2; returns the error message."""
+
+    def _bad(*args):
+        with pytest.raises(CommandError) as excinfo:
+            run_command(*args)
+        assert excinfo.value.returncode == 2, excinfo.value
+        return str(excinfo.value)
+
+    return _bad
+
+
+def flush_on_commit() -> None:
+    """Run on-commit callbacks the command queued inside the test's transaction."""
+    while connection.run_on_commit:
+        _savepoints, callback, _robust = connection.run_on_commit.pop(0)
+        callback()
+
+
+@pytest.fixture
+def waiting(monkeypatch, task_queue):
+    """Replace the command's sleep: ``drain=True`` lets workers run while the command waits."""
+
+    def _configure(*, drain: bool, on_sleep=None):
+        sleeps = []
+
+        def sleep(seconds):
+            sleeps.append(seconds)
+            if drain:
+                flush_on_commit()
+                task_queue.drain()
+            if on_sleep is not None:
+                on_sleep()
+            time.sleep(0.01)
+
+        fake = types.SimpleNamespace(monotonic=time.monotonic, sleep=sleep)
+        monkeypatch.setattr(command_module, "time", fake)
+        return sleeps
+
+    return _configure
+
+
+def run_waiting(*args):
+    """Call the command with --wait; returns (exit code, stdout, stderr)."""
+    out, err = StringIO(), StringIO()
+    code = 0
+    try:
+        call_command("bulk_translate", *args, "--wait", stdout=out, stderr=err)
+    except SystemExit as exit_:
+        code = exit_.code
+    return code, out.getvalue(), err.getvalue()
+
+
+def codes(run: Run) -> set[str]:
+    return set(run.target_locales.values_list("language_code", flat=True))
+
+
+def parser_for_command_line():
+    """The parser ``manage.py bulk_translate`` builds (argparse errors exit like the real CLI)."""
+    cmd = command_module.Command()
+    cmd._called_from_command_line = True
+    return cmd.create_parser("manage.py", "bulk_translate")
+
+
+# --- bad arguments: exit code 2, a message naming the problem, nothing created ---------------
+
+
+# (id, arguments after "start", words the error must contain)
+BAD_START_ARGUMENTS = [
+    ("unknown-target", "--all --locales fr,xx", "Unknown locale 'xx'"),
+    ("unknown-source", "--all --locales fr --source zz", "Unknown locale 'zz'"),
+    ("source-in-targets", "--all --locales en,fr", "source locale en cannot also be a target"),
+    ("given-source-in-targets", "--all --locales fr --source fr", "source locale fr cannot"),
+    ("no-targets", "--all --locales ,", "at least one target locale"),
+    ("no-scope", "--locales fr", "scope is empty"),
+    ("object-without-colon", "--object demo.Category --locales fr", "APP.MODEL:PK"),
+    ("object-without-pk", "--object demo.Category: --locales fr", "APP.MODEL:PK"),
+    ("object-without-model", "--object :7 --locales fr", "APP.MODEL:PK"),
+    ("object-unknown-model", "--object demo.Nope:1 --locales fr", "Unknown model 'demo.Nope'"),
+    ("object-missing", "--object demo.Category:999999 --locales fr", "Category 999999 does not"),
+    ("object-pk-not-a-number", "--object demo.Category:abc --locales fr", "demo.Category abc"),
+    ("object-not-translatable", "--object auth.Group:1 --locales fr", "auth.Group cannot be"),
+    ("snippets-not-translatable", "--snippets auth.Group --locales fr", "auth.Group cannot be"),
+    ("snippets-unknown-model", "--snippets demo.Category,demo.Nope --locales fr", "'demo.Nope'"),
+    ("settings-not-a-setting", "--settings demo.Category --locales fr", "not a settings model"),
+    ("subtree-missing", "--subtree 999999 --locales fr", "Page 999999 does not exist"),
+    ("page-missing", "--page 999999 --locales fr", "Page 999999 does not exist"),
+    ("exclude-unknown-model", "--all --exclude demo.Nope --locales fr", "'demo.Nope'"),
+    ("canary-0", "--all --locales fr --canary 0", "at least one unit"),
+    ("canary-negative", "--all --locales fr --canary -3", "at least one unit"),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [case[1:] for case in BAD_START_ARGUMENTS],
+    ids=[case[0] for case in BAD_START_ARGUMENTS],
+)
+def test_bad_start_arguments_exit_2_with_a_message_and_create_nothing(
+    three_pages, bad_arguments, task_queue, args, expected
+):
+    message = bad_arguments("start", *args.split())
+
+    assert expected in message
+    assert not Run.objects.exists()
+    assert not Unit.objects.exists()
+    assert task_queue.plugin_names() == []
+
+
+def test_a_page_outside_the_source_locale_is_refused(three_pages, bad_arguments):
+    french_home = three_pages.home.copy_for_translation(three_pages.locales["fr"])
+
+    message = bad_arguments("start", "--subtree", str(french_home.pk), "--locales", "de")
+
+    assert "not in the source locale" in message
+    assert not Run.objects.exists()
+
+
+def test_status_of_an_unknown_run_exits_2(three_pages, run_command, bad_arguments):
+    run_command("start", "--page", str(three_pages.home.pk), "--locales", "fr")
+    missing = Run.objects.get().pk + 1000
+
+    assert bad_arguments("status", str(missing)) == f"Run {missing} does not exist."
+
+
+def test_status_of_run_0_is_not_the_latest_run(three_pages, run_command, bad_arguments):
+    run_command("start", "--page", str(three_pages.home.pk), "--locales", "fr")
+
+    assert bad_arguments("status", "0") == "Run 0 does not exist."
+
+
+def test_status_without_any_run_exits_2(bad_arguments):
+    assert "no runs yet" in bad_arguments("status")
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["start", "--all", "--locales", "fr", "--mode", "everything"], "invalid choice"),
+        (["start", "--all", "--locales", "fr", "--publish", "now"], "invalid choice"),
+        (["start", "--all", "--locales", "fr", "--content", "stale"], "invalid choice"),
+        (["start", "--all"], "--locales"),
+        (["start", "--subtree", "home", "--locales", "fr"], "invalid int value"),
+        (["start", "--all", "--locales", "fr", "--canary", "many"], "invalid int value"),
+        (["status", "latest"], "invalid int value"),
+        (["translate"], "invalid choice"),
+        ([], "required"),
+    ],
+)
+def test_argparse_errors_exit_2_naming_the_problem(capsys, argv, expected):
+    parser = parser_for_command_line()
+
+    with pytest.raises(SystemExit) as excinfo:
+        parser.parse_args(argv)
+
+    assert excinfo.value.code == 2
+    assert expected in capsys.readouterr().err
+
+
+def test_argparse_errors_exit_2_through_call_command_too(three_pages, capsys):
+    with pytest.raises(SystemExit) as excinfo:
+        call_command("bulk_translate", "start", "--all", "--locales", "fr", "--mode", "nope")
+
+    assert excinfo.value.code == 2
+    assert "--mode" in capsys.readouterr().err
+    assert not Run.objects.exists()
+
+
+# --- start -----------------------------------------------------------------------------------
+
+
+def test_start_all_creates_one_run_over_the_whole_site(three_pages, run_command, task_queue):
+    _out, err = run_command("start", "--all", "--locales", "fr,de")
+
+    run = Run.objects.get()
+    assert run.source_locale.language_code == "en"
+    assert codes(run) == {"fr", "de"}
+    assert (run.mode, run.publish_policy, run.content_source) == ("changed", "draft", "live")
+    assert run.canary_size is None
+    assert run.status == RunStatus.PENDING
+    assert {"id": three_pages.home.pk, "descendants": True} in run.scope["pages"]
+    assert {"demo.Category", "demo.Testimonial", "demo.FooterText"} <= set(run.scope["snippets"])
+    assert set(run.scope["settings"]) == {"demo.SiteBranding", "demo.SocialLinks"}
+    assert run.scope["objects"] == []
+    assert run.scope["exclude_models"] == []
+    assert f"status {run.pk}" in err
+    assert task_queue.names().count("coordinate_run") == 1
+
+
+def test_start_passes_mode_publish_content_and_canary(three_pages, run_command):
+    run_command(
+        "start",
+        *("--subtree", str(three_pages.home.pk), "--locales", "es"),
+        *("--mode", "refresh", "--publish", "publish", "--content", "draft", "--canary", "2"),
+    )
+
+    run = Run.objects.get()
+    assert (run.mode, run.publish_policy, run.content_source) == ("refresh", "publish", "draft")
+    assert run.canary_size == 2
+    assert codes(run) == {"es"}
+
+
+def test_locales_all_takes_every_locale_but_the_source(three_pages, run_command):
+    run_command("start", "--all", "--locales", "all")
+    run_command("start", "--all", "--source", "fr", "--locales", "ALL")
+
+    english_run, french_run = Run.objects.order_by("pk")
+    assert english_run.source_locale.language_code == "en"
+    assert codes(english_run) == {"fr", "de", "es"}
+    assert french_run.source_locale.language_code == "fr"
+    assert codes(french_run) == {"en", "de", "es"}
+
+
+def test_locale_codes_are_trimmed_deduplicated_and_case_insensitive(three_pages, run_command):
+    run_command("start", "--page", str(three_pages.home.pk), "--locales", " FR, de ,fr,")
+
+    assert codes(Run.objects.get()) == {"fr", "de"}
+
+
+def test_scope_flags_build_the_scope(three_pages, run_command):
+    travel = f.category()
+    run_command(
+        "start",
+        *("--subtree", str(three_pages.news.pk), "--page", str(three_pages.home.pk)),
+        *("--snippets", "demo.Category,demo.Testimonial", "--snippets", "demo.FooterText"),
+        *("--settings", "demo.SiteBranding", "--object", f"demo.Category:{travel.pk}"),
+        *("--exclude", "demo.ArticlePage", "--locales", "fr"),
+    )
+
+    assert Run.objects.get().scope == {
+        "pages": [
+            {"id": three_pages.news.pk, "descendants": True},
+            {"id": three_pages.home.pk, "descendants": False},
+        ],
+        "snippets": ["demo.Category", "demo.Testimonial", "demo.FooterText"],
+        "settings": ["demo.SiteBranding"],
+        "objects": [["demo.Category", str(travel.pk)]],
+        "exclude_models": ["demo.ArticlePage"],
+    }
+
+
+def test_without_wait_start_returns_at_once_and_prints_nothing_on_stdout(three_pages, run_command):
+    out, err = run_command("start", "--page", str(three_pages.home.pk), "--locales", "fr")
+
+    assert out == ""
+    assert "Started" in err
+
+
+# --- status ----------------------------------------------------------------------------------
+
+
+def test_status_json_after_the_run_was_processed(three_pages, run_command, task_queue):
+    run_command("start", "--subtree", str(three_pages.home.pk), "--locales", "fr,de")
+    task_queue.drain()
+
+    out, _err = run_command("status", "--json")
+
+    summary = json.loads(out)
+    run = Run.objects.get()
+    assert summary["id"] == run.pk
+    assert summary["status"] == "succeeded"
+    assert summary["mode"] == "changed"
+    assert summary["canary"] is False
+    assert summary["units"] == {
+        "pending": 0,
+        "running": 0,
+        "succeeded": 6,
+        "skipped": 0,
+        "failed": 0,
+        "cancelled": 0,
+    }
+    assert set(summary["units"]) == set(UnitStatus.values)
+    assert summary["units_total"] == 6
+    assert summary["units_by_locale"] == {"de": {"succeeded": 3}, "fr": {"succeeded": 3}}
+    assert summary["source_locale"] == "en"
+    assert summary["target_locales"] == ["de", "fr"]
+    assert summary["errors"] == {}
+
+
+def test_status_json_of_a_canary_before_any_work(three_pages, run_command):
+    run_command("start", "--subtree", str(three_pages.home.pk), "--locales", "fr", "--canary", "1")
+
+    summary = json.loads(run_command("status", "--json")[0])
+
+    assert summary["status"] == "pending"
+    assert summary["canary"] is True
+    assert summary["units"] == dict.fromkeys(UnitStatus.values, 0)
+
+
+def test_status_shows_the_latest_run_by_default(three_pages, run_command, task_queue):
+    run_command("start", "--page", str(three_pages.home.pk), "--locales", "fr")
+    run_command(
+        "start", "--page", str(three_pages.news.pk), "--locales", "de,es", "--mode", "refresh"
+    )
+    first, latest = Run.objects.order_by("pk")
+    task_queue.drain()
+
+    out, _err = run_command("status")
+
+    assert out.splitlines()[0] == f"Run #{latest.pk} (refresh): succeeded"
+    assert "en → de, es" in out
+    # news and, for de and es, its untranslated parent (home): parents come along.
+    assert "units: 4 (succeeded 4)" in out
+    assert f"Run #{first.pk}" not in out
+
+
+def test_status_with_a_run_id_shows_that_run(three_pages, run_command):
+    run_command("start", "--page", str(three_pages.home.pk), "--locales", "fr", "--canary", "1")
+    run_command("start", "--page", str(three_pages.news.pk), "--locales", "de")
+    first = Run.objects.order_by("pk").first()
+
+    out, _err = run_command("status", str(first.pk))
+
+    assert out.splitlines()[0] == f"Run #{first.pk} (canary): pending"
+    assert "en → fr" in out
+    assert "none yet" in out
+
+
+def test_status_names_the_reasons_of_failed_units(
+    three_pages, run_command, task_queue, recording_translator
+):
+    recording_translator.overrides["A quiet story"] = lambda text: LONG_TITLE
+    run_command("start", "--subtree", str(three_pages.home.pk), "--locales", "fr")
+    task_queue.drain()
+
+    out, _err = run_command("status")
+
+    assert ": partial" in out.splitlines()[0]
+    assert "failed 1" in out
+    assert "reasons: validation_error 1" in out
+
+
+# --- --wait ----------------------------------------------------------------------------------
+
+
+def test_wait_until_succeeded_exits_0_and_prints_the_summary(three_pages, waiting):
+    sleeps = waiting(drain=True)
+
+    code, out, err = run_waiting(
+        "start", "--subtree", str(three_pages.home.pk), "--locales", "fr,de"
+    )
+
+    assert code == 0
+    assert sleeps, "the command returned before the run was processed"
+    assert Run.objects.get().status == RunStatus.SUCCEEDED
+    assert out.splitlines()[0].endswith(": succeeded")
+    assert "6/6 units" in err
+
+
+def test_wait_json_prints_only_json_on_stdout(three_pages, waiting):
+    waiting(drain=True)
+
+    code, out, _err = run_waiting(
+        "start", "--page", str(three_pages.home.pk), "--locales", "fr", "--json"
+    )
+
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["status"] == "succeeded"
+    assert summary["units"]["succeeded"] == 1
+
+
+def test_wait_on_a_partial_run_exits_3(three_pages, waiting, recording_translator):
+    recording_translator.overrides["A quiet story"] = lambda text: LONG_TITLE
+    waiting(drain=True)
+
+    code, out, _err = run_waiting("start", "--subtree", str(three_pages.home.pk), "--locales", "fr")
+
+    run = Run.objects.get()
+    assert code == 3
+    assert run.status == RunStatus.PARTIAL
+    assert run.unit_counts()["failed"] == 1
+    assert run.unit_counts()["succeeded"] == 2
+    assert ": partial" in out
+
+
+def test_wait_on_a_failed_run_exits_1(three_pages, waiting, recording_translator):
+    # The article and its untranslated parents (which come along) all fail.
+    for title in ("A quiet story", three_pages.news.title, three_pages.home.title):
+        recording_translator.overrides[title] = lambda text: LONG_TITLE
+    waiting(drain=True)
+
+    code, _out, _err = run_waiting(
+        "start", "--page", str(three_pages.article.pk), "--locales", "fr"
+    )
+
+    assert Run.objects.get().status == RunStatus.FAILED
+    assert code == 1
+
+
+def test_wait_on_a_cancelled_run_exits_4(three_pages, waiting):
+    def cancel():
+        Run.objects.update(status=RunStatus.CANCELLED)
+
+    waiting(drain=False, on_sleep=cancel)
+
+    code, out, _err = run_waiting("start", "--page", str(three_pages.home.pk), "--locales", "fr")
+
+    assert code == 4
+    assert ": cancelled" in out
+
+
+def test_wait_gives_up_after_the_timeout_with_exit_5(three_pages, waiting):
+    sleeps = waiting(drain=False)
+
+    started = time.monotonic()
+    code, out, err = run_waiting(
+        "start", "--page", str(three_pages.home.pk), "--locales", "fr", "--timeout", "0.1"
+    )
+
+    assert code == 5
+    assert time.monotonic() - started < 5
+    assert sleeps
+    assert "--timeout" in err
+    assert out == ""
+    assert Run.objects.get().status in RunStatus.active
+
+
+def test_wait_with_timeout_0_gives_up_at_once(three_pages, waiting):
+    def waited_too_long():
+        if len(sleeps) > 20:
+            raise AssertionError("--timeout 0 waited forever")
+
+    sleeps = waiting(drain=False, on_sleep=waited_too_long)
+
+    code, _out, err = run_waiting(
+        "start", "--page", str(three_pages.home.pk), "--locales", "fr", "--timeout", "0"
+    )
+
+    assert code == 5
+    assert "--timeout" in err

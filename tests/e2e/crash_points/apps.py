@@ -1,0 +1,53 @@
+import os
+import signal
+
+from django.apps import AppConfig
+
+CRASH_POINTS = ("before_translate", "after_translate", "during_write")
+
+
+def crash_once(point: str) -> None:
+    marker = os.path.join(os.environ["WBT_CRASH_DIR"], f"crashed-{point}")
+    try:
+        fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return
+    os.close(fd)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+class CrashPointsConfig(AppConfig):
+    name = "tests.e2e.crash_points"
+    label = "crash_points"
+
+    def ready(self) -> None:
+        from wagtail_bulk_translate.engine import translate, write
+
+        point = os.environ.get("WBT_CRASH_AT", "")
+        if point not in CRASH_POINTS:
+            raise RuntimeError(f"WBT_CRASH_AT must be one of {CRASH_POINTS}, not {point!r}")
+        if point == "before_translate":
+            original_call = translate.call_translator
+
+            def call_translator(*args, **kwargs):
+                crash_once(point)
+                return original_call(*args, **kwargs)
+
+            translate.call_translator = call_translator
+        elif point == "after_translate":
+            original_persist = translate.persist_translations
+
+            def persist_translations(*args, **kwargs):
+                original_persist(*args, **kwargs)
+                crash_once(point)
+
+            translate.persist_translations = persist_translations
+        else:
+            original_write = write.write_target
+
+            def write_target(*args, **kwargs):
+                written = original_write(*args, **kwargs)
+                crash_once(point)  # inside the unit's write transaction, before commit
+                return written
+
+            write.write_target = write_target

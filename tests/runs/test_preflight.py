@@ -1,0 +1,158 @@
+"""Preflight: counts, billable characters after translation memory, cost, warnings."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from wagtail.models import Locale
+
+from tests import factories
+from tests.fake_deepl import fake_deepl  # noqa: F401
+from tests.translator_doubles import translator_setting
+from wagtail_bulk_translate.errors import RunConfigurationError
+from wagtail_bulk_translate.models import Run
+from wagtail_bulk_translate.runs.preflight import billed_length, preflight
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def shared_sentence_tree():
+    home = factories.home_page("Home")
+    news = factories.index_page(home, "News")
+    shared = [factories.block("paragraph", factories.rich("The <b>same</b> sentence."))]
+    factories.article(news, "One", body=shared, summary="")
+    factories.article(news, "Two", body=shared, summary="")
+    return home
+
+
+def scope_of(page) -> dict:
+    return {"pages": [{"id": page.pk, "descendants": True}]}
+
+
+def test_counts_units_per_model_exactly(shared_sentence_tree):
+    result = preflight(scope_of(shared_sentence_tree), "en", ["fr", "de"])
+    assert result.objects_by_model == {
+        "demo.ArticleIndexPage": 1,
+        "demo.ArticlePage": 2,
+        "demo.HomePage": 1,
+    }
+    assert result.units_by_model["demo.ArticlePage"] == 4
+    assert result.units_total == 8
+    assert result.exact
+
+
+def test_billable_characters_are_distinct_texts_without_markup(shared_sentence_tree):
+    result = preflight(scope_of(shared_sentence_tree), "en", ["fr"])
+    texts = {"Home", "News", "One", "Two", "The <b>same</b> sentence."}
+    assert result.strings_to_translate["fr"] == len(texts)
+    assert result.characters_to_bill["fr"] == sum(billed_length(t) for t in texts)
+    assert billed_length("The <b>same</b> sentence.") == len("The same sentence.")
+
+
+def test_translation_memory_makes_known_texts_free(shared_sentence_tree, start, task_queue):
+    before = preflight(scope_of(shared_sentence_tree), "en", ["fr"]).characters_to_bill["fr"]
+    start(scope=scope_of(shared_sentence_tree), source_locale="en", target_locales=["fr"])
+    task_queue.drain()
+    after = preflight(scope_of(shared_sentence_tree), "en", ["fr", "de"])
+    assert before > 0
+    assert after.characters_to_bill["fr"] == 0
+    assert after.characters_to_bill["de"] == before
+    assert preflight(
+        scope_of(shared_sentence_tree), "en", ["fr"], mode="refresh"
+    ).characters_to_bill["fr"] == (before)
+
+
+def test_cost_uses_the_configured_price(shared_sentence_tree, settings):
+    settings.WAGTAIL_BULK_TRANSLATE = {
+        **settings.WAGTAIL_BULK_TRANSLATE,
+        "PRICE_PER_MILLION_CHARACTERS": 1_000_000,
+        "CURRENCY": "USD",
+    }
+    result = preflight(scope_of(shared_sentence_tree), "en", ["fr"])
+    assert result.estimated_cost == Decimal(result.total_characters)
+    assert result.currency == "USD"
+
+
+def test_a_large_scope_is_sampled_and_says_so(shared_sentence_tree):
+    result = preflight(scope_of(shared_sentence_tree), "en", ["fr"], sample_size=2)
+    assert not result.exact
+    assert result.sampled_objects == 2
+    assert any("estimated from 2 objects" in w for w in result.warnings)
+
+
+def test_unsupported_locales_are_reported_and_refused(shared_sentence_tree, settings, start):
+    settings.WAGTAIL_BULK_TRANSLATE = {
+        **settings.WAGTAIL_BULK_TRANSLATE,
+        "TRANSLATOR": translator_setting(UNSUPPORTED=["es"]),
+    }
+    result = preflight(scope_of(shared_sentence_tree), "en", ["fr", "es"])
+    assert result.unsupported_locales == ["es"]
+    with pytest.raises(RunConfigurationError, match="cannot translate from en into es"):
+        start(scope=scope_of(shared_sentence_tree), source_locale="en", target_locales=["fr", "es"])
+    assert not Run.objects.exists()
+
+
+def test_cli_estimate_starts_nothing(shared_sentence_tree):
+    out = StringIO()
+    call_command(
+        "bulk_translate", "start", "--subtree", str(shared_sentence_tree.pk), "--locales", "fr",
+        "--estimate", "--json", stdout=out, stderr=StringIO(),
+    )  # fmt: skip
+    report = json.loads(out.getvalue())
+    assert report["units_total"] == 4
+    assert report["exact"] is True
+    assert not Run.objects.exists()
+    assert Locale.objects.filter(language_code="fr").exists()
+
+
+@pytest.fixture
+def deepl_configured(settings, fake_deepl):  # noqa: F811
+    """New runs and preflights use DeepL on the fake server."""
+    settings.WAGTAIL_BULK_TRANSLATE = {
+        **settings.WAGTAIL_BULK_TRANSLATE,
+        "TRANSLATOR": {
+            "CLASS": "wagtail_bulk_translate.translators.deepl.DeepLTranslator",
+            "OPTIONS": {
+                "AUTH_KEY": "test:fx",
+                "SERVER_URL": fake_deepl.url,
+                "RETRY_BACKOFF_SECONDS": 0.01,
+                "RETRIES": 0,
+            },
+        },
+    }
+    return fake_deepl
+
+
+def test_preflight_with_deepl_reports_its_quota(shared_sentence_tree, deepl_configured):
+    deepl_configured.character_limit = 20
+    deepl_configured.character_count = 5
+
+    result = preflight(scope_of(shared_sentence_tree), "en", ["fr", "de"])
+
+    assert (result.usage.characters_used, result.usage.character_limit) == (5, 20)
+    assert result.usage.remaining == 15
+    assert result.total_characters > 15
+    assert any("only 15 are left" in warning for warning in result.warnings)
+    assert json.loads(json.dumps(result.as_dict()))["usage"] == {
+        "characters_used": 5,
+        "character_limit": 20,
+        "remaining": 15,
+    }
+    assert deepl_configured.texts_sent() == []  # a preflight translates nothing
+
+
+def test_preflight_with_deepl_warns_when_the_quota_cannot_be_read(
+    shared_sentence_tree, deepl_configured
+):
+    deepl_configured.rejected_keys.add("test:fx")
+
+    result = preflight(scope_of(shared_sentence_tree), "en", ["fr"])
+
+    assert result.usage is None
+    assert any("usage could not be read" in warning for warning in result.warnings)
+    assert result.characters_to_bill["fr"] > 0

@@ -1,0 +1,146 @@
+"""What happens when a step fails: a stable code, a readable message, and how the run reacts.
+
+Quota exhausted pauses the run and bad credentials stop it (both abort the claim); transient
+failures (rate limits, timeouts, a busy database, a source edited mid-unit) send the unit back
+to pending with exponential back-off until its attempts run out; anything else fails the unit.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import DataError, OperationalError
+
+from ..conf import get_settings
+from ..errors import (
+    ErrorCode,
+    QuotaExceededError,
+    TranslatorConfigError,
+    UnitError,
+    UnitSkipped,
+)
+from ..localize.sources import SourceDeletedError
+from ..models import UnitStatus
+from . import claims
+from .claims import Claim
+from .finish import stop_run
+from .pauses import pause_for_quota
+from .work import UnitWork
+
+logger = logging.getLogger(__name__)
+
+
+class ClaimAborted(Exception):
+    """The run was paused or stopped mid-claim; the claim's open units are given back."""
+
+
+@dataclass(frozen=True)
+class Failure:
+    code: str
+    message: str
+    transient: bool = False
+
+
+def guard_errors(claim: Claim, works: list[UnitWork], step: Callable[[], None]) -> None:
+    """Run a step; on failure record it on every still-open unit of ``works``."""
+    try:
+        step()
+    except UnitSkipped as err:
+        close_units(claim.token, works, UnitStatus.SKIPPED, err.code, err.message)
+    except QuotaExceededError as err:
+        pause_for_quota(claim.run.pk, err.message)
+        raise ClaimAborted from err
+    except TranslatorConfigError as err:
+        close_units(claim.token, works, UnitStatus.FAILED, err.code, err.message)
+        claims.release_claim(claim.token)  # the claim's other units are cancelled with the run
+        stop_run(claim.run.pk, err.code, err.message)
+        raise ClaimAborted from err
+    except Exception as err:
+        failure = describe_exception(err)
+        if failure.code == ErrorCode.INTERNAL_ERROR:
+            logger.exception("Run %s: unexpected error in a unit", claim.run.pk)
+        if failure.transient:
+            claim.transient_failures += 1
+            retry_units(claim.token, works, failure)
+        else:
+            close_units(claim.token, works, UnitStatus.FAILED, failure.code, failure.message)
+
+
+def close_units(token: str, works: list[UnitWork], status: str, code: str, message: str) -> None:
+    for work in works:
+        if not work.done:
+            claims.finish_unit(work.unit, token, status, error_code=code, error_message=message)
+            work.done = True
+
+
+def retry_units(token: str, works: list[UnitWork], failure: Failure) -> None:
+    for work in works:
+        if not work.done:
+            retry_later(work, token, failure)
+            work.done = True
+
+
+def backoff_seconds(attempts: int) -> float:
+    conf = get_settings()
+    return min(
+        conf.RETRY_BACKOFF_SECONDS * 2 ** max(attempts - 1, 0), conf.RETRY_BACKOFF_MAX_SECONDS
+    )
+
+
+def retry_later(work: UnitWork, token: str, failure: Failure) -> None:
+    """A transient failure: back to pending after a back-off, or failed once attempts run out."""
+    unit = work.unit
+    if unit.attempts >= get_settings().MAX_ATTEMPTS:
+        message = f"{failure.message} (gave up after {unit.attempts} attempts)"
+        claims.finish_unit(
+            unit, token, UnitStatus.FAILED, error_code=failure.code, error_message=message
+        )
+        return
+    message = f"{failure.message} (attempt {unit.attempts}, retrying)"
+    claims.retry_unit_after(unit, token, backoff_seconds(unit.attempts), failure.code, message)
+
+
+def describe_exception(err: Exception) -> Failure:
+    """A stable error code, an editor-readable message and whether retrying may help."""
+    if isinstance(err, UnitError):
+        return Failure(err.code, err.message, err.transient)
+    if isinstance(err, SourceDeletedError):
+        return Failure(ErrorCode.SOURCE_DELETED, "The source object was deleted during the run.")
+    if isinstance(err, DataError):
+        # PostgreSQL refuses what SQLite silently stores, e.g. a translation too long for its
+        # column: the object is invalid, retrying will not help.
+        return Failure(
+            ErrorCode.VALIDATION_ERROR,
+            f"The translated object is invalid — a value does not fit its field ({err}).",
+        )
+    if isinstance(err, OperationalError):
+        # Lock timeouts, deadlocks, serialization failures: the database was busy.
+        return Failure(ErrorCode.INTERNAL_ERROR, f"The database was busy ({err}).", True)
+    if isinstance(err, (ConnectionError, TimeoutError)):
+        return Failure(
+            ErrorCode.TRANSLATOR_ERROR, f"The translator could not be reached ({err}).", True
+        )
+    validation = find_validation_error(err)
+    if validation is not None:
+        return Failure(ErrorCode.VALIDATION_ERROR, validation_message(validation))
+    return Failure(ErrorCode.INTERNAL_ERROR, f"{type(err).__name__}: {err}")
+
+
+def find_validation_error(err: BaseException | None) -> ValidationError | None:
+    # wagtail-localize turns a ValidationError without a field into
+    # "AttributeError: ... no attribute 'error_dict'"; the real error is its context.
+    while err is not None:
+        if isinstance(err, ValidationError):
+            return err
+        err = err.__cause__ or err.__context__
+    return None
+
+
+def validation_message(err: ValidationError) -> str:
+    if hasattr(err, "error_dict"):
+        parts = [f"{name}: {' '.join(msgs)}" for name, msgs in err.message_dict.items()]
+        return "The translated object is invalid — " + "; ".join(parts)
+    return "The translated object is invalid — " + " ".join(err.messages)

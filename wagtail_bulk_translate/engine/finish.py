@@ -1,0 +1,78 @@
+"""How runs end: finished when their last unit is (a compare-and-set), or stopped early."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import Exists, Min, OuterRef
+from django.db.models.functions import Coalesce, Now
+from django.utils import timezone
+
+from ..models import Run, RunStatus, Unit, UnitStatus
+
+
+def final_status(counts: dict[str, int]) -> str:
+    if counts[UnitStatus.FAILED] == 0:
+        return RunStatus.SUCCEEDED
+    if counts[UnitStatus.SUCCEEDED]:
+        return RunStatus.PARTIAL
+    return RunStatus.FAILED
+
+
+def try_finish_run(run_id: int) -> bool:
+    """Finish a run whose enumeration is done and whose units are all terminal.
+
+    A compare-and-set on the run row: whichever worker sees the last unit end first wins, the
+    others update nothing. Returns True for the caller that finished it.
+    """
+    run = Run.objects.filter(pk=run_id).first()
+    if run is None or run.status not in RunStatus.in_progress:
+        return False
+    if not run.enumeration_done:
+        return False
+    in_flight = Unit.objects.filter(run_id=OuterRef("pk"), status__in=UnitStatus.in_flight)
+    counts = run.unit_counts()
+    if counts[UnitStatus.PENDING] or counts[UnitStatus.RUNNING]:
+        return False
+    totals = run.unit_totals()
+    updated = (
+        Run.objects.filter(pk=run_id, status=run.status, enumeration_done=True)
+        .exclude(Exists(in_flight))
+        .update(status=final_status(counts), finished_at=timezone.now(), **totals)
+    )
+    return bool(updated)
+
+
+def stop_run(run_id: int, code: str, message: str) -> bool:
+    """End a run early with one clear reason (bad credentials, bad configuration).
+
+    Its pending units are cancelled with the same reason instead of failing one by one.
+    """
+    with transaction.atomic():
+        updated = (
+            Run.objects.active()
+            .filter(pk=run_id)
+            .update(
+                status=RunStatus.FAILED,
+                error_code=code,
+                error_message=message,
+                finished_at=timezone.now(),
+            )
+        )
+        if updated:
+            Unit.objects.filter(run_id=run_id).cancel_pending(code, f"Not attempted: {message}")
+    return bool(updated)
+
+
+def next_wakeup(run_id: int) -> datetime | None:
+    """When a unit of a running run next becomes claimable (None: nothing left to claim)."""
+    if not Run.objects.filter(pk=run_id, status=RunStatus.RUNNING).exists():
+        return None
+    units = Unit.objects.filter(run_id=run_id)
+    pending = units.filter(status=UnitStatus.PENDING).aggregate(
+        first=Min(Coalesce("available_after", Now()))
+    )["first"]
+    held = units.filter(status=UnitStatus.RUNNING).aggregate(first=Min("lease_expires_at"))["first"]
+    candidates = [t for t in (pending, held) if t is not None]
+    return min(candidates) if candidates else None

@@ -1,0 +1,180 @@
+"""The janitor: repairs what crashed workers and lost tasks leave behind.
+
+Task backends lose work in ways the plugin cannot see: django-tasks' database backend leaves
+the task of a SIGKILLed worker RUNNING forever, and a lost task ends a chain of re-queues. The
+unit table, not the task table, is the source of truth, so a sweep:
+
+* returns units whose lease expired to work (or fails them once their attempts are spent);
+  units of cancelled or finished runs are cancelled, never resurrected;
+* restarts the coordinator of a run whose enumeration stopped before it was done;
+* queues workers for a running run with claimable units and no worker activity lately;
+* finishes runs whose last unit ended on a path that did not finish the run.
+
+Every time comparison uses the database clock. The sweep runs as a self-re-queuing task while a
+run is active (one chain at a time, held by a lease) and as ``manage.py bulk_translate_janitor``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.db.models.functions import Now
+
+from .. import schedule
+from ..conf import get_settings
+from ..errors import ErrorCode
+from ..models import EXPIRED_LEASE, JanitorLease, Run, RunStatus, Unit, UnitStatus
+from .finish import try_finish_run
+from .leases import release_lease, take_lease
+from .pauses import resume_run
+
+LEASE_FIELDS = {"token_field": "token", "expiry_field": "expires_at"}
+
+
+@dataclass
+class SweepReport:
+    leases_returned: int = 0
+    leases_failed: int = 0
+    orphans_cancelled: int = 0
+    coordinators_restarted: int = 0
+    workers_queued: int = 0
+    runs_finished: int = 0
+    quota_retries: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return dict(self.__dict__)
+
+
+def sweep_and_continue(token: str | None = None) -> dict[str, Any]:
+    """One janitor task: the next sweep is queued before this one runs, so a worker killed
+    mid-sweep does not end the chain; the lease (passed along as ``token``) keeps duplicate
+    chains out."""
+    token = acquire_janitor_lease(token)
+    if token is None:
+        return {"ran": False}
+    active = any_run_active()
+    if active:
+        schedule.next_janitor_sweep(token)
+    report = sweep()
+    if not active:
+        release_janitor_lease(token)
+    return {"ran": True, **report.as_dict()}
+
+
+def sweep() -> SweepReport:
+    report = SweepReport()
+    report.leases_failed = fail_exhausted_leases()
+    report.leases_returned = return_expired_leases()
+    report.orphans_cancelled = cancel_orphaned_units()
+    report.quota_retries = retry_quota_paused_runs()
+    for run in Run.objects.in_progress().only("pk", "enumeration_done"):
+        if not run.enumeration_done and restart_coordinator(run.pk):
+            report.coordinators_restarted += 1
+        report.workers_queued += restart_stalled_workers(run.pk)
+        if try_finish_run(run.pk):
+            report.runs_finished += 1
+    return report
+
+
+def units_of_active_runs() -> Any:
+    return Unit.objects.filter(run__status__in=RunStatus.active)
+
+
+def fail_exhausted_leases() -> int:
+    return units_of_active_runs().fail_exhausted_leases(get_settings().MAX_ATTEMPTS)
+
+
+def return_expired_leases() -> int:
+    # The attempt was spent by the claim; the unit is simply claimable again.
+    return (
+        units_of_active_runs()
+        .expired_leases()
+        .update(status=UnitStatus.PENDING, lease_token=None, lease_expires_at=None)
+    )
+
+
+def cancel_orphaned_units() -> int:
+    """In-flight units of runs that are over (cancelled, failed, finished): never resumed."""
+    return (
+        Unit.objects.filter(Q(status=UnitStatus.PENDING) | EXPIRED_LEASE)
+        .exclude(run__status__in=RunStatus.active)
+        .update(
+            status=UnitStatus.CANCELLED,
+            error_code=ErrorCode.CANCELLED,
+            error_message="The run ended before this unit could be translated.",
+            lease_token=None,
+            lease_expires_at=None,
+            finished_at=Now(),
+        )
+    )
+
+
+def restart_coordinator(run_id: int) -> bool:
+    """Re-queue the coordinator of a run whose chain of ticks died (its lease expired)."""
+    stall = timedelta(seconds=get_settings().STALL_SECONDS)
+    never_started = Q(coordinator_lease_expires_at__isnull=True, created_at__lt=Now() - stall)
+    lease_expired = Q(coordinator_lease_expires_at__lt=Now())
+    with transaction.atomic():
+        # Clearing the dead token frees the lease for the new delivery; the expiry set here
+        # keeps the next sweeps from restarting it again before it had a chance to run.
+        restarted = (
+            Run.objects.in_progress()
+            .filter(pk=run_id, enumeration_done=False)
+            .filter(never_started | lease_expired)
+            .update(coordinator_token=None, coordinator_lease_expires_at=Now() + stall)
+        )
+        if restarted:
+            transaction.on_commit(lambda: schedule.start_coordinator(run_id))
+    return bool(restarted)
+
+
+def restart_stalled_workers(run_id: int) -> int:
+    """Queue workers for claimable units nobody has touched for STALL_SECONDS."""
+    stall = timedelta(seconds=get_settings().STALL_SECONDS)
+    claimable = Unit.objects.filter(run_id=run_id).claimable().count()
+    if not claimable:
+        return 0
+    quiet = Q(heartbeat_at__lt=Now() - stall) | Q(
+        heartbeat_at__isnull=True, started_at__lt=Now() - stall
+    )
+    with transaction.atomic():
+        taken = (
+            Run.objects.filter(pk=run_id, status=RunStatus.RUNNING)
+            .filter(quiet)
+            .update(heartbeat_at=Now())
+        )
+        if not taken:
+            return 0
+        transaction.on_commit(lambda: schedule.start_workers(run_id, claimable))
+    return schedule.workers_needed(claimable)
+
+
+def retry_quota_paused_runs() -> int:
+    """Resume runs paused for quota QUOTA_RETRY_SECONDS ago (backends that cannot defer the
+    retry task rely on this); a run still out of quota pauses again at its first claim."""
+    wait = timedelta(seconds=get_settings().QUOTA_RETRY_SECONDS)
+    due = Run.objects.paused_for_quota().filter(paused_at__lt=Now() - wait)
+    return sum(resume_run(run_id) for run_id in due.values_list("pk", flat=True))
+
+
+def any_run_active() -> bool:
+    """Runs that need the janitor: in progress, or waiting for the translator's quota."""
+    return Run.objects.filter(
+        Q(status__in=RunStatus.in_progress)
+        | Q(status=RunStatus.PAUSED, error_code=ErrorCode.QUOTA_EXCEEDED)
+    ).exists()
+
+
+def acquire_janitor_lease(token: str | None) -> str | None:
+    """Take the single janitor lease (or renew our own); None if another chain holds it."""
+    interval = get_settings().JANITOR_INTERVAL_SECONDS or 60
+    JanitorLease.objects.get_or_create(pk=1)
+    return take_lease(JanitorLease.objects.filter(pk=1), token, interval * 3, **LEASE_FIELDS)
+
+
+def release_janitor_lease(token: str) -> None:
+    release_lease(JanitorLease.objects.filter(pk=1), token, **LEASE_FIELDS)

@@ -1,0 +1,129 @@
+"""Canaries: a deterministic, stratified sample of a run's units, and the parents it needs.
+
+The sample is seeded by the run id, so re-running the sampler picks the same units. Strata are
+(content type, target locale) pairs; each pick goes to the stratum whose content type and locale
+have been picked least, so every content type and every locale is represented before any of
+them gets a second pick.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from django.contrib.contenttypes.models import ContentType
+from django.db import IntegrityError, transaction
+from django.db.models import Count
+from django.utils import timezone
+from wagtail.models import Page
+
+from ..errors import ErrorCode
+from ..models import Run, Unit, UnitStatus
+
+DUPLICATE_MESSAGE = "Another run is already translating this object into this locale."
+
+
+def stratum_sizes(run_id: int) -> dict[tuple[int, int], int]:
+    rows = (
+        Unit.objects.filter(run_id=run_id)
+        .values_list("content_type_id", "target_locale_id")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    return {(ct, loc): n for ct, loc, n in rows}
+
+
+def plan_picks(sizes: dict[tuple[int, int], int], size: int, seed: int) -> list[tuple[int, int]]:
+    """The stratum of each pick, in pick order (pure: no database access)."""
+    rng = random.Random(seed)
+    tiebreak = {stratum: rng.random() for stratum in sorted(sizes)}
+    remaining = dict(sizes)
+    per_type: Counter[int] = Counter()
+    per_locale: Counter[int] = Counter()
+    picks: list[tuple[int, int]] = []
+    while len(picks) < size and any(remaining.values()):
+        stratum = min(
+            (s for s, left in remaining.items() if left),
+            key=lambda s: (
+                max(per_type[s[0]], per_locale[s[1]]),
+                per_type[s[0]] + per_locale[s[1]],
+                tiebreak[s],
+            ),
+        )
+        picks.append(stratum)
+        remaining[stratum] -= 1
+        per_type[stratum[0]] += 1
+        per_locale[stratum[1]] += 1
+    return picks
+
+
+def choose_sample(run_id: int, size: int) -> list[int]:
+    """Unit ids of the canary sample of a fully enumerated run."""
+    sizes = stratum_sizes(run_id)
+    picks = plan_picks(sizes, size, seed=run_id)
+    rng = random.Random(f"offsets:{run_id}")
+    chosen: list[int] = []
+    for (ct, loc), count in Counter(picks).items():
+        ids = list(
+            Unit.objects.filter(run_id=run_id, content_type_id=ct, target_locale_id=loc)
+            .order_by("position")
+            .values_list("pk", flat=True)
+        )
+        chosen.extend(rng.sample(ids, count))
+    return sorted(chosen)
+
+
+def promote_canary_sample(run: Run) -> int:
+    """Turn the sampled units of a canary run into pending work; returns how many."""
+    promoted = 0
+    sample = choose_sample(run.pk, run.canary_size or 0)
+    for unit_id in [*ancestor_units(run, sample), *sample]:
+        try:
+            with transaction.atomic():
+                promoted += Unit.objects.filter(pk=unit_id).update(
+                    status=UnitStatus.PENDING, error_code=""
+                )
+        except IntegrityError:  # in flight in another run meanwhile
+            Unit.objects.filter(pk=unit_id).update(
+                error_code=ErrorCode.DUPLICATE_IN_FLIGHT,
+                error_message=DUPLICATE_MESSAGE,
+                finished_at=timezone.now(),
+            )
+    return promoted
+
+
+def ancestor_units(run: Run, unit_ids: list[int]) -> list[int]:
+    """Units of the run for the ancestors of sampled pages, in the same locales.
+
+    A sampled page can only be written under its parent's translation, so a canary also
+    translates (as drafts) the parents it needs, instead of failing the sampled page.
+    """
+    page_type_ids = {
+        ct.pk
+        for ct in ContentType.objects.filter(
+            pk__in=Unit.objects.filter(pk__in=unit_ids).values("content_type_id")
+        )
+        if issubclass(ct.model_class() or object, Page)
+    }
+    sampled = Unit.objects.filter(pk__in=unit_ids, content_type_id__in=page_type_ids)
+    paths = dict(
+        Page.objects.filter(pk__in=[int(u.object_id) for u in sampled]).values_list("pk", "path")
+    )
+    wanted: set[tuple[str, int]] = set()
+    for unit in sampled:
+        path = paths.get(int(unit.object_id), "")
+        for end in range(2 * Page.steplen, len(path), Page.steplen):
+            wanted.add((path[:end], unit.target_locale_id))
+    if not wanted:
+        return []
+    ancestor_keys = dict(
+        Page.objects.filter(path__in={p for p, _ in wanted}).values_list("path", "translation_key")
+    )
+    keys = {(ancestor_keys[p], locale) for p, locale in wanted if p in ancestor_keys}
+    candidates = Unit.objects.filter(
+        run_id=run.pk,
+        object_key__in={key for key, _ in keys},
+        status=UnitStatus.SKIPPED,
+        error_code=ErrorCode.CANARY_NOT_SAMPLED,
+    ).order_by("position")
+    return [u.pk for u in candidates if (u.object_key, u.target_locale_id) in keys]

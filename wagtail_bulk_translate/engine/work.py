@@ -1,0 +1,64 @@
+"""What a claim carries through the steps: one entry per object, one per unit (locale)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from wagtail.models import TranslatableMixin
+
+from ..localize.segments import SourceString
+from ..localize.sources import TranslationSource
+from ..models import Unit
+from ..revert.state import StringChanges
+
+
+@dataclass
+class StringNeeds:
+    """For one (object, locale): strings to translate and strings resolved without a call."""
+
+    to_translate: list[SourceString] = field(default_factory=list)
+    resolved: dict[SourceString, Any] = field(default_factory=dict)
+
+    @property
+    def count(self) -> int:
+        return len(self.to_translate) + len(self.resolved)
+
+
+@dataclass
+class UnitWork:
+    unit: Unit
+    target: Any = None  # the existing target object, if any
+    needs: StringNeeds = field(default_factory=StringNeeds)
+    translated: dict[SourceString, str] = field(default_factory=dict)
+    billed: int = 0
+    done: bool = False
+    # Texts the translator refused: {error code: message}.
+    refused: dict[str, str] = field(default_factory=dict)  # {error code: message}
+    # StringTranslations this unit created or changed, for revert.
+    string_changes: StringChanges = field(default_factory=StringChanges)
+
+
+@dataclass
+class ObjectWork:
+    """One source object and the claimed units (locales) that share its extraction."""
+
+    units: list[UnitWork]
+    instance: Any = None
+    source: TranslationSource | None = None
+    # Change-detection hash per target locale (see prepare.locale_hashes).
+    hashes: dict[int, str] = field(default_factory=dict)
+    # Objects the source refers to (snippet choosers): their translation changes the target.
+    related_keys: set[Any] = field(default_factory=set)
+    version: str = ""
+    strings: list[SourceString] = field(default_factory=list)
+    # Site settings only: the segments their translations are ingested with.
+    segments: list = field(default_factory=list)
+
+    @property
+    def is_site_setting(self) -> bool:
+        """Per-site settings rows have no TranslationSource: they are written row to row."""
+        return not isinstance(self.instance, TranslatableMixin)
+
+    def open_units(self) -> list[UnitWork]:
+        return [work for work in self.units if not work.done]

@@ -1,0 +1,141 @@
+"""The worker: claims units of a run and takes each claim through the steps, in order.
+
+For each claim (a few whole objects, every claimable locale of each):
+
+1. :mod:`.prepare` loads each source object once, extracts and hashes it, skips what is
+   unchanged; :mod:`.plan` decides per locale which strings need a translation;
+2. :mod:`.translate` makes one translator call per target locale for the whole claim;
+3. :mod:`.write` writes each target in its own transaction, fenced by the unit's lease.
+
+:mod:`.failures` records every exception on its units with a stable code and a readable message.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from django.db.models import F, Q
+from django.db.models.functions import Now
+
+from .. import schedule
+from ..conf import get_settings
+from ..models import Run, RunStatus, Unit
+from ..translators.base import BulkTranslator
+from ..translators.loading import build_translator
+from . import claims
+from .claims import Claim
+from .failures import ClaimAborted, guard_errors
+from .finish import next_wakeup, try_finish_run
+from .prepare import prepare_object
+from .translate import translate_locale
+from .work import ObjectWork, UnitWork
+from .write import write_unit
+
+# A worker chain whose run is still being enumerated looks for new units this often.
+ENUMERATION_POLL_SECONDS = 1
+
+
+@dataclass(frozen=True)
+class WorkerOutcome:
+    units_processed: int
+    more_work: bool
+
+
+def work_and_continue(run_id: int) -> dict[str, Any]:
+    """One worker task: process for a time budget, then keep the chain going or end it.
+
+    Work can remain without being claimable right now: units waiting for their parent page or
+    a retry back-off, or held by a worker that may have died. The chain then comes back when
+    the earliest of those becomes claimable (one such deferred task per run), so a run never
+    stalls for want of a task and idle tasks do not multiply.
+    """
+    outcome = process_run(run_id)
+    if outcome.more_work:
+        schedule.continue_worker(run_id)
+    elif still_enumerating(run_id):
+        # More units are coming: keep this chain alive instead of queuing new chains per batch.
+        schedule.continue_worker(run_id, when=schedule.in_seconds(ENUMERATION_POLL_SECONDS))
+    else:
+        wake_at = next_wakeup(run_id)
+        if wake_at is not None and reserve_wakeup(run_id, wake_at):
+            schedule.continue_worker(run_id, when=wake_at)
+        else:  # this chain ends; a later batch or restart may start another
+            Run.objects.filter(pk=run_id, worker_chains__gt=0).update(
+                worker_chains=F("worker_chains") - 1
+            )
+    return {"units_processed": outcome.units_processed, "more_work": outcome.more_work}
+
+
+def still_enumerating(run_id: int) -> bool:
+    return Run.objects.filter(pk=run_id, status=RunStatus.RUNNING, enumeration_done=False).exists()
+
+
+def reserve_wakeup(run_id: int, when: Any) -> bool:
+    """Only one deferred worker task per run: reserve the wake-up unless an earlier one is."""
+    earlier_pending = Q(wakeup_at__gte=Now()) & Q(wakeup_at__lte=when)
+    return bool(Run.objects.filter(pk=run_id).exclude(earlier_pending).update(wakeup_at=when))
+
+
+def process_run(run_id: int, time_budget: float | None = None) -> WorkerOutcome:
+    """Claim and process units of a run until none are claimable or the budget is spent.
+
+    A transient provider failure ends the loop early: the failed units come back after their
+    back-off, and so does this task (a run-wide back-off instead of hammering the provider).
+    """
+    conf = get_settings()
+    budget = conf.WORKER_TIME_BUDGET_SECONDS if time_budget is None else time_budget
+    deadline = time.monotonic() + budget
+    run = Run.objects.select_related("source_locale", "created_by").get(pk=run_id)
+    translator = build_translator(run.translator_class, run.translator_options)
+    processed = 0
+    while time.monotonic() < deadline:
+        token, units = claims.claim_units(run_id, conf.UNITS_PER_CLAIM)
+        if not units:
+            break
+        claim = Claim(run, token)
+        try:
+            process_claim(claim, translator, units)
+        except ClaimAborted:
+            claims.release_claim(token)
+            return WorkerOutcome(processed, more_work=False)
+        processed += len(units)
+        if claim.transient_failures:
+            return WorkerOutcome(processed, more_work=False)
+    else:
+        return WorkerOutcome(processed, more_work=True)
+    try_finish_run(run_id)
+    return WorkerOutcome(processed, more_work=False)
+
+
+def process_claim(claim: Claim, translator: BulkTranslator, units: list[Unit]) -> None:
+    run, token = claim.run, claim.token
+    objects = group_by_object(units)
+    for obj in objects:
+        guard_errors(claim, obj.units, partial(prepare_object, run, token, obj))
+    for works in pending_by_locale(objects).values():
+        claim.keep_lease()
+        guard_errors(claim, works, partial(translate_locale, run, translator, works))
+    for obj in objects:
+        for work in obj.open_units():
+            claim.keep_lease()
+            guard_errors(claim, [work], partial(write_unit, run, token, obj, work))
+
+
+def group_by_object(units: list[Unit]) -> list[ObjectWork]:
+    grouped: dict[int, ObjectWork] = {}
+    for unit in units:
+        grouped.setdefault(unit.position, ObjectWork(units=[])).units.append(UnitWork(unit))
+    return list(grouped.values())
+
+
+def pending_by_locale(objects: list[ObjectWork]) -> dict[int, list[UnitWork]]:
+    by_locale: dict[int, list[UnitWork]] = defaultdict(list)
+    for obj in objects:
+        for work in obj.open_units():
+            if work.needs.to_translate:
+                by_locale[work.unit.target_locale_id].append(work)
+    return by_locale

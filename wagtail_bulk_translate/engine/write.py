@@ -1,0 +1,182 @@
+"""Step 4: store the strings copied rather than translated, then write each target.
+
+Each target is written in its own transaction, fenced by the unit's lease token, and complete
+or not at all: a string without a valid translation fails the unit instead of publishing source
+text, and a source edited since it was extracted is not written (the unit is retried).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import F
+from wagtail.models import Page
+
+from ..errors import ErrorCode, UnitError
+from ..localize import site_settings
+from ..localize.sources import check_complete
+from ..localize.strings import stored_translation, valid_markup
+from ..localize.target_writer import can_be_draft, page_slug, write_target
+from ..models import Run, Unit, UnitStatus
+from ..revert.snapshots import row_fingerprint
+from ..revert.state import RevertState, TargetSnapshot
+from . import claims
+from .plan import DERIVE_SLUG, decide_publish
+from .prepare import check_source_unchanged
+from .text_kinds import plain_text
+from .translate import WAIT_SECONDS, store_machine_strings
+from .work import ObjectWork, UnitWork
+
+CANARY_WITHOUT_DRAFTS = (
+    "Strings translated and stored; the target is not written by a canary because this model "
+    "has no drafts. Promoting the canary writes it."
+)
+
+
+def write_unit(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
+    if obj.is_site_setting:
+        check_translations(work)
+        write_site_setting(run, token, obj, work)
+        return
+    resolve_derived_slug(obj, work)
+    store_copied_strings(run, work)
+    check_translations(work)
+    publish = decide_publish(run, obj.instance)
+    if run.is_canary and not can_be_draft(obj.instance):
+        finish_without_write(token, work)  # canary output is drafts only
+        return
+    if wait_for_parent(run, token, obj, work):
+        return
+    with transaction.atomic():
+        if not claims.hold_lease(work.unit, token):
+            work.done = True
+            return  # lost the lease: a newer attempt owns this unit now
+        check_source_unchanged(obj)
+        check_complete(obj.source, work.unit.target_locale)
+        before = TargetSnapshot.of(work.target)
+        written = write_target(
+            obj.source, work.unit.target_locale, user=run.created_by, publish=publish
+        )
+        state = RevertState(
+            before=before,
+            written=row_fingerprint(written.instance),
+            created=written.created,
+            revision_id=written.revision_id,
+            translation_created=written.translation_created,
+            strings=work.string_changes,
+        )
+        finish_written(token, obj, work, str(written.instance.pk), state)
+
+
+def finish_written(
+    token: str, obj: ObjectWork, work: UnitWork, target_id: str, state: RevertState
+) -> None:
+    claims.finish_unit(
+        work.unit,
+        token,
+        UnitStatus.SUCCEEDED,
+        error_code="",
+        error_message="",
+        strings_translated=work.needs.count,
+        billed_characters=F("billed_characters") + work.billed,
+        source_hash=obj.hashes[work.unit.target_locale_id],
+        target_object_id=target_id,
+        revert_state=state.to_json(),
+    )
+    work.done = True
+
+
+def resolve_derived_slug(obj: ObjectWork, work: UnitWork) -> None:
+    slug = next((s for s, v in work.needs.resolved.items() if v is DERIVE_SLUG), None)
+    if slug is None:
+        return
+    title = next((s for s in obj.strings if s.path == "title"), None)
+    title_text = work.translated.get(title) if title else None
+    if title_text is None and title is not None:
+        title_text = stored_translation(title, work.unit.target_locale_id)
+    derived = page_slug(plain_text(title_text or slug.data))
+    work.needs.resolved[slug] = derived or slug.data
+
+
+def store_copied_strings(run: Run, work: UnitWork) -> None:
+    """Store the strings copied rather than translated (non-prose, slug)."""
+    with transaction.atomic():
+        copied = store_machine_strings(run, work.unit.target_locale_id, work.needs.resolved)
+    work.string_changes = work.string_changes.merged(copied)
+
+
+def check_translations(work: UnitWork) -> None:
+    """Refuse to write a target whose translated strings are refused, broken or missing."""
+    invalid = [s for s, text in work.translated.items() if not valid_markup(s.data, text)]
+    missing = [s for s in work.needs.to_translate if s not in work.translated]
+    if work.refused:
+        code, message = next(iter(work.refused.items()))
+        raise UnitError(ErrorCode(code), f"{message} The target was not written.")
+    if invalid:
+        raise UnitError(
+            ErrorCode.INVALID_MARKUP,
+            f"The translator broke the markup of {len(invalid)} string(s), e.g. "
+            f"{invalid[0].data[:80]!r}; the target was not written.",
+        )
+    if missing:
+        raise UnitError(
+            ErrorCode.TRANSLATOR_ERROR,
+            f"The translator returned nothing for {len(missing)} string(s); "
+            "the target was not written.",
+        )
+
+
+def finish_without_write(token: str, work: UnitWork) -> None:
+    claims.finish_unit(
+        work.unit,
+        token,
+        UnitStatus.SUCCEEDED,
+        note=CANARY_WITHOUT_DRAFTS,
+        strings_translated=work.needs.count,
+        billed_characters=F("billed_characters") + work.billed,
+    )
+    work.done = True
+
+
+def wait_for_parent(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> bool:
+    """Release a new page whose parent this run has yet to write in that locale.
+
+    Writing it now would make wagtail-localize create the parent as a live, untranslated
+    alias. Returns True when the unit was given back to be retried shortly.
+    """
+    if work.target is not None or not isinstance(obj.instance, Page):
+        return False
+    parent = obj.instance.get_parent()
+    if parent is None or parent.depth <= 1:
+        return False
+    locale_id = work.unit.target_locale_id
+    if Page.objects.filter(
+        translation_key=parent.translation_key, locale_id=locale_id, alias_of__isnull=True
+    ).exists():
+        return False
+    parent_pending = Unit.objects.filter(
+        object_key=parent.translation_key,
+        target_locale_id=locale_id,
+        status__in=UnitStatus.in_flight,
+    ).exists()
+    if not parent_pending:
+        return False
+    claims.release_unit(work.unit, token, WAIT_SECONDS)
+    work.done = True
+    return True
+
+
+def write_site_setting(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
+    locale = work.unit.target_locale
+    with transaction.atomic():
+        if not claims.hold_lease(work.unit, token):
+            work.done = True
+            return
+        check_source_unchanged(obj)
+        row = site_settings.target_row(obj.instance, locale)
+        before = TargetSnapshot.of(row)
+        values = {**work.needs.resolved, **work.translated}
+        site_settings.apply_translations(
+            obj.instance, row, obj.segments, values, run.source_locale, locale
+        )
+        state = RevertState(before=before, written=row_fingerprint(row))
+        finish_written(token, obj, work, str(row.pk), state)

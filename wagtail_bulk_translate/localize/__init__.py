@@ -1,0 +1,1 @@
+"""Everything that talks to wagtail-localize: source strings, target writes, site settings."""

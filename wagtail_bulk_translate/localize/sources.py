@@ -1,0 +1,74 @@
+"""wagtail-localize's TranslationSource and Translation records of the objects a run handles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import models, transaction
+from wagtail_localize.models import (
+    SourceDeletedError,
+    StringSegment,
+    Translation,
+    TranslationLog,
+    TranslationSource,
+)
+
+from ..errors import ErrorCode, UnitError
+
+__all__ = [
+    "SourceDeletedError",
+    "TranslationSource",
+    "check_complete",
+    "delete_translation_record",
+    "last_logged_revision",
+    "translations_by_locale",
+    "update_source",
+]
+
+
+def update_source(instance: models.Model) -> TranslationSource:
+    """Extract the object into its TranslationSource (created or refreshed)."""
+    with transaction.atomic():
+        source, _created = TranslationSource.update_or_create_from_instance(instance)
+    return source
+
+
+def translations_by_locale(
+    source: TranslationSource | None, locale_ids: list[int]
+) -> dict[int, Translation]:
+    if source is None:
+        return {}
+    return {
+        t.target_locale_id: t
+        for t in Translation.objects.filter(source=source, target_locale_id__in=locale_ids)
+    }
+
+
+def last_logged_revision(source: TranslationSource | None, locale_id: int) -> int | None:
+    """The revision wagtail-localize last wrote into the locale (None: it never did)."""
+    return (
+        TranslationLog.objects.filter(source=source, locale_id=locale_id)
+        .order_by("-created_at", "-pk")
+        .values_list("revision_id", flat=True)
+        .first()
+    )
+
+
+def check_complete(source: TranslationSource, locale: Any) -> None:
+    """Refuse to write a target while any string of the source lacks a valid translation."""
+    missing = (
+        StringSegment.objects.filter(source=source)
+        .annotate_translation(locale)
+        .filter(translation__isnull=True)
+        .count()
+    )
+    if missing:
+        raise UnitError(
+            ErrorCode.TRANSLATOR_ERROR,
+            f"{missing} string(s) have no valid translation; the target was not written.",
+        )
+
+
+def delete_translation_record(object_key: Any, locale_id: int) -> None:
+    """Forget that the object is translated into the locale (its target was deleted)."""
+    Translation.objects.filter(source__object_id=object_key, target_locale_id=locale_id).delete()

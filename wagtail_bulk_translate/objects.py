@@ -1,0 +1,37 @@
+"""Finding the objects units point at: by model and primary key, pages as their specific type."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import ValidationError
+from django.db import models
+from wagtail.models import Page
+
+
+def valid_pk(model: type[models.Model], pk: Any) -> bool:
+    """Whether ``pk`` is a valid primary key value for ``model`` (e.g. not "abc" for ints)."""
+    try:
+        model._meta.pk.to_python(pk)
+    except (ValueError, TypeError, ValidationError):
+        return False
+    return True
+
+
+def find_object(model: type[models.Model], pk: Any) -> models.Model | None:
+    """The object with this primary key (a page as its specific type), or None."""
+    if not valid_pk(model, pk):
+        return None
+    instance = model._default_manager.filter(pk=pk).first()
+    return instance.specific if isinstance(instance, Page) else instance
+
+
+def find_by_content_type(content_type_id: int, pk: Any) -> models.Model | None:
+    model = ContentType.objects.get_for_id(content_type_id).model_class()
+    return find_object(model, pk) if model is not None else None
+
+
+def objects_by_pk(model: type[models.Model], pks: list[Any]) -> dict[Any, models.Model]:
+    """Several objects of one model in one query, invalid primary keys left out."""
+    return model._default_manager.in_bulk([pk for pk in pks if valid_pk(model, pk)])

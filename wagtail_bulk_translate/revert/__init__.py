@@ -1,0 +1,1 @@
+"""Undoing a run: snapshots taken before each write, and the background revert."""

@@ -1,0 +1,1 @@
+"""What editors do to runs (start, preflight, controls, summaries); api.py re-exports it."""

@@ -1,0 +1,143 @@
+"""What editors do to a run once it exists: cancel it, retry its failed units, promote a canary.
+
+Every transition is a compare-and-set on the run's status, so concurrent calls (two editors, an
+editor and a worker) cannot both apply. Pause and resume live in :mod:`..engine.pauses` (the
+engine pauses runs too), revert in :mod:`..revert.undo`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib.contenttypes.models import ContentType
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
+
+from .. import schedule
+from ..errors import ErrorCode, RunConfigurationError
+from ..models import Run, RunStatus, Unit, UnitQuerySet, UnitStatus
+from ..scope.definition import resolve_model
+
+
+def cancel_run(run_id: int) -> int:
+    """Cancel a run: pending units are cancelled at once; units in flight finish.
+
+    Returns the number of units cancelled. Raises RunConfigurationError if the run is over.
+    """
+    with transaction.atomic():
+        updated = (
+            Run.objects.active()
+            .filter(pk=run_id)
+            .update(status=RunStatus.CANCELLED, finished_at=timezone.now())
+        )
+        if not updated:
+            raise RunConfigurationError("Only a pending, running or paused run can be cancelled.")
+        units = Unit.objects.filter(run_id=run_id)
+        return units.cancel_pending(ErrorCode.CANCELLED, "The run was cancelled.")
+
+
+def retry_failed(
+    run_id: int,
+    *,
+    models: Iterable[str] = (),
+    locales: Iterable[str] = (),
+    error_codes: Iterable[str] = (),
+) -> int:
+    """Send failed units back to work (all, or filtered by model label, locale, error code).
+
+    A finished run reopens. Units whose (object, locale) is in flight in another run stay
+    failed. Returns the number of units queued again.
+    """
+    units = failed_units(run_id, models, locales, error_codes)
+    with transaction.atomic():
+        run = Run.objects.select_for_update().get(pk=run_id)
+        if run.status in (RunStatus.CANCELLED, RunStatus.REVERTED):
+            raise RunConfigurationError(f"A {run.status} run cannot be retried.")
+        queued = requeue_units(units)
+        if not queued:
+            return 0
+        if run.is_finished:
+            run.status, run.finished_at, run.error_code, run.error_message = (
+                RunStatus.RUNNING,
+                None,
+                "",
+                "",
+            )
+            run.save(update_fields=["status", "finished_at", "error_code", "error_message"])
+        transaction.on_commit(lambda: schedule.start_workers(run_id, queued))
+        transaction.on_commit(schedule.ensure_janitor)
+    return queued
+
+
+def failed_units(
+    run_id: int, models: Iterable[str], locales: Iterable[str], error_codes: Iterable[str]
+) -> UnitQuerySet:
+    # Units a configuration error stopped before they ran come back with the failed ones.
+    units = Unit.objects.filter(
+        Q(status=UnitStatus.FAILED)
+        | Q(status=UnitStatus.CANCELLED, error_code=ErrorCode.AUTH_CONFIG),
+        run_id=run_id,
+    )
+    content_types = [ContentType.objects.get_for_model(resolve_model(label)) for label in models]
+    if content_types:
+        units = units.filter(content_type__in=content_types)
+    if locales := list(locales):
+        units = units.filter(target_locale__language_code__in=locales)
+    if error_codes := list(error_codes):
+        units = units.filter(error_code__in=error_codes)
+    return units
+
+
+def requeue_units(units: UnitQuerySet) -> int:
+    in_flight_elsewhere = Unit.objects.filter(
+        object_key=OuterRef("object_key"),
+        target_locale_id=OuterRef("target_locale_id"),
+        status__in=UnitStatus.in_flight,
+    )
+    try:
+        with transaction.atomic():
+            return units.exclude(Exists(in_flight_elsewhere)).requeue()
+    except IntegrityError:  # another run claimed one of these objects meanwhile: go one by one
+        return sum(requeue_one(pk) for pk in units.values_list("pk", flat=True))
+
+
+def requeue_one(unit_id: int) -> int:
+    try:
+        with transaction.atomic():
+            return Unit.objects.filter(pk=unit_id).requeue()
+    except IntegrityError:
+        return 0
+
+
+def promote_canary(run_id: int, user: Any = None) -> Run:
+    """Start the full run of a finished canary, with the same settings.
+
+    The canary's strings are already stored as translations, and its drafts are already
+    written, so the full run neither calls the translator for them again nor bills them twice.
+    """
+    canary = Run.objects.prefetch_related("target_locales").get(pk=run_id)
+    if not canary.is_canary:
+        raise RunConfigurationError("Only a canary run can be promoted.")
+    if not canary.is_finished:
+        raise RunConfigurationError("Wait for the canary to finish before promoting it.")
+    if canary.promotions.exists():
+        raise RunConfigurationError("This canary was already promoted.")
+    with transaction.atomic():
+        run = Run.objects.create(
+            scope=canary.scope,
+            source_locale_id=canary.source_locale_id,
+            mode=canary.mode,
+            publish_policy=canary.publish_policy,
+            content_source=canary.content_source,
+            slug_policy=canary.slug_policy,
+            translator_class=canary.translator_class,
+            translator_options=canary.translator_options,
+            promoted_from=canary,
+            created_by=user,
+            estimated_characters=canary.estimated_characters,
+        )
+        run.target_locales.set(canary.target_locales.all())
+        transaction.on_commit(lambda: schedule.start_coordinator(run.pk))
+    return run

@@ -1,0 +1,203 @@
+"""Preflight: what a run would do and cost, before it starts.
+
+Objects and units per model are counted exactly (streaming the scope like the coordinator).
+Strings and billable characters come from extracting the objects: exactly when the scope has
+at most ``sample_size`` objects, otherwise from an evenly spread sample, scaled up and labelled
+as an estimate. Characters are counted like DeepL bills them (text only, markup free), after
+translation memory: text already translated into a locale anywhere on the site costs nothing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from django.contrib.contenttypes.models import ContentType
+from wagtail.models import Locale
+
+from ..conf import get_settings
+from ..engine.plan import copied_value
+from ..engine.text_kinds import plain_text
+from ..localize.segments import extract, unstored_strings
+from ..localize.strings import translation_memory
+from ..models import Mode
+from ..objects import find_by_content_type
+from ..scope.definition import Scope, model_label, validate_scope
+from ..scope.enumeration import ScopedObject, iter_scope
+from ..translators.base import Usage
+from ..translators.loading import build_translator, pinned_translator
+from .start import resolve_locale, resolve_targets
+
+DEFAULT_SAMPLE_SIZE = 200
+
+
+@dataclass
+class Preflight:
+    objects_by_model: dict[str, int]
+    units_by_model: dict[str, int]
+    units_total: int
+    strings_to_translate: dict[str, int]  # per target locale
+    characters_to_bill: dict[str, int]  # per target locale
+    exact: bool
+    sampled_objects: int
+    price_per_million: Decimal
+    currency: str
+    unsupported_locales: list[str] = field(default_factory=list)
+    usage: Usage | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def total_characters(self) -> int:
+        return sum(self.characters_to_bill.values())
+
+    @property
+    def estimated_cost(self) -> Decimal:
+        cost = self.price_per_million * self.total_characters / Decimal(1_000_000)
+        return cost.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "objects_by_model": self.objects_by_model,
+            "units_by_model": self.units_by_model,
+            "units_total": self.units_total,
+            "strings_to_translate": self.strings_to_translate,
+            "characters_to_bill": self.characters_to_bill,
+            "total_characters": self.total_characters,
+            "exact": self.exact,
+            "sampled_objects": self.sampled_objects,
+            "estimated_cost": str(self.estimated_cost),
+            "currency": self.currency,
+            "price_per_million": str(self.price_per_million),
+            "unsupported_locales": self.unsupported_locales,
+            "usage": self.usage.as_dict() if self.usage else None,
+            "warnings": self.warnings,
+        }
+
+
+def preflight(
+    scope: Scope | dict[str, Any],
+    source_locale: Locale | str,
+    target_locales: Iterable[Locale | str],
+    *,
+    mode: str = Mode.CHANGED,
+    sample_size: int = DEFAULT_SAMPLE_SIZE,
+) -> Preflight:
+    """Count and price a run without starting it (raises the errors start_run would)."""
+    scope = scope if isinstance(scope, Scope) else Scope.from_json(scope)
+    source = resolve_locale(source_locale)
+    targets = resolve_targets(target_locales, source)
+    validate_scope(scope, source)
+    objects = list(iter_scope(scope, source))
+    objects_by_model, units_by_model = count_by_model(objects, targets)
+    sample = spread_sample(objects, sample_size)
+    texts = sample_texts(sample)
+    scale = len(objects) / len(sample) if sample else 0
+    strings, characters = {}, {}
+    for locale in targets:
+        billable = texts if mode != Mode.CHANGED else untranslated(texts, source, locale)
+        strings[locale.language_code] = round(len(billable) * scale)
+        characters[locale.language_code] = round(sum(map(billed_length, billable)) * scale)
+    conf = get_settings()
+    result = Preflight(
+        objects_by_model=objects_by_model,
+        units_by_model=units_by_model,
+        units_total=sum(units_by_model.values()),
+        strings_to_translate=strings,
+        characters_to_bill=characters,
+        exact=len(sample) == len(objects),
+        sampled_objects=len(sample),
+        price_per_million=Decimal(str(conf.PRICE_PER_MILLION_CHARACTERS)),
+        currency=conf.CURRENCY,
+    )
+    check_translator(result, source, targets)
+    return result
+
+
+def count_by_model(
+    objects: list[ScopedObject], targets: list[Locale]
+) -> tuple[dict[str, int], dict[str, int]]:
+    target_ids = {locale.pk for locale in targets}
+    objects_by_type: Counter[int] = Counter()
+    units_by_type: Counter[int] = Counter()
+    for obj in objects:
+        objects_by_type[obj.content_type_id] += 1
+        wanted = target_ids if obj.target_locale_ids is None else target_ids & obj.target_locale_ids
+        units_by_type[obj.content_type_id] += len(wanted)
+    labels = {
+        ct.pk: model_label(ct.model_class() or ContentType)
+        for ct in ContentType.objects.filter(pk__in=objects_by_type)
+    }
+    return (
+        {labels[pk]: n for pk, n in sorted(objects_by_type.items())},
+        {labels[pk]: n for pk, n in sorted(units_by_type.items())},
+    )
+
+
+def spread_sample(objects: list[ScopedObject], size: int) -> list[ScopedObject]:
+    if len(objects) <= size:
+        return objects
+    step = len(objects) / size
+    return [objects[int(i * step)] for i in range(size)]
+
+
+def sample_texts(sample: list[ScopedObject]) -> set[str]:
+    """Distinct texts the translator would be sent for these objects (any locale): the engine's
+    own plan, without the slug (never billed by the default policies)."""
+    excluded = get_settings().EXCLUDE_FIELDS
+    texts: set[str] = set()
+    for obj in sample:
+        instance = find_by_content_type(obj.content_type_id, obj.object_id)
+        if instance is None:
+            continue
+        skip = excluded.get(model_label(type(instance)), [])
+        for string in unstored_strings(extract(instance)):
+            if string.path != "slug" and copied_value(string, excluded_fields=skip) is None:
+                texts.add(string.data)
+    return texts
+
+
+def untranslated(texts: set[str], source: Locale, locale: Locale) -> set[str]:
+    """Texts with no valid translation into ``locale`` anywhere on the site."""
+    known: set[str] = set()
+    pending = list(texts)
+    for start in range(0, len(pending), 500):
+        known.update(translation_memory(source.pk, pending[start : start + 500], locale.pk))
+    return texts - known
+
+
+def billed_length(text: str) -> int:
+    """Characters as DeepL bills them: the text, not the markup around it."""
+    return len(plain_text(text))
+
+
+def check_translator(result: Preflight, source: Locale, targets: list[Locale]) -> None:
+    class_path, options = pinned_translator()
+    try:
+        translator = build_translator(class_path, options)
+    except Exception as err:  # a misconfigured translator is a warning here, not a crash
+        result.warnings.append(f"The translator cannot be loaded: {err}")
+        return
+    result.unsupported_locales = [
+        locale.language_code for locale in targets if not translator.can_translate(source, locale)
+    ]
+    if result.unsupported_locales:
+        result.warnings.append(
+            "The translator cannot translate into: " + ", ".join(result.unsupported_locales)
+        )
+    try:
+        result.usage = translator.usage()
+    except Exception as err:  # the quota is information here: a failure is a warning
+        result.warnings.append(f"The translator's usage could not be read: {err}")
+    left = result.usage.remaining if result.usage else None
+    if left is not None and result.total_characters > left:
+        result.warnings.append(
+            f"About {result.total_characters} characters to translate, but only {left} "
+            "are left in the translator's quota: the run will pause when it runs out."
+        )
+    if not result.exact:
+        result.warnings.append(
+            f"Strings and characters are estimated from {result.sampled_objects} objects."
+        )

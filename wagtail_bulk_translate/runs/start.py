@@ -1,0 +1,112 @@
+"""Starting a run: validate the request, pin the translator, create the run, queue its work."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import models, transaction
+from wagtail.models import Locale
+
+from .. import schedule
+from ..conf import get_settings
+from ..errors import RunConfigurationError
+from ..models import ContentSource, Mode, PublishPolicy, Run, SlugPolicy
+from ..scope.definition import Scope, validate_scope
+from ..translators.loading import build_translator, pinned_translator
+
+
+def resolve_locale(value: Locale | str) -> Locale:
+    if isinstance(value, Locale):
+        return value
+    locale = Locale.objects.filter(language_code__iexact=value).first()
+    if locale is None:
+        known = ", ".join(Locale.objects.values_list("language_code", flat=True)) or "none"
+        raise RunConfigurationError(f"Unknown locale {value!r}. Known locales: {known}.")
+    return locale
+
+
+def resolve_targets(values: Iterable[Locale | str], source: Locale) -> list[Locale]:
+    targets: list[Locale] = []
+    for value in values:
+        locale = resolve_locale(value)
+        if locale.pk == source.pk:
+            raise RunConfigurationError(
+                f"The source locale {source.language_code} cannot also be a target."
+            )
+        if locale not in targets:
+            targets.append(locale)
+    if not targets:
+        raise RunConfigurationError("Choose at least one target locale.")
+    return targets
+
+
+def check_choice(value: str, choices: type[models.TextChoices], name: str) -> None:
+    values = list(choices.values)
+    if value not in values:
+        raise RunConfigurationError(f"Unknown {name} {value!r}: choose one of {', '.join(values)}.")
+
+
+def start_run(
+    *,
+    scope: Scope | dict[str, Any],
+    source_locale: Locale | str,
+    target_locales: Iterable[Locale | str],
+    mode: str = Mode.CHANGED,
+    publish_policy: str = PublishPolicy.DRAFT,
+    content_source: str = ContentSource.LIVE,
+    canary_size: int | None = None,
+    user: Any = None,
+    estimated_characters: int | None = None,
+) -> Run:
+    """Validate the request, create the run and queue its coordinator.
+
+    Raises RunConfigurationError or ScopeError with an editor-readable message; nothing is
+    created in that case.
+    """
+    scope = scope if isinstance(scope, Scope) else Scope.from_json(scope)
+    source = resolve_locale(source_locale)
+    targets = resolve_targets(target_locales, source)
+    check_choice(mode, Mode, "mode")
+    check_choice(publish_policy, PublishPolicy, "publish policy")
+    check_choice(content_source, ContentSource, "content source")
+    slug_policy = get_settings().SLUG_POLICY
+    check_choice(slug_policy, SlugPolicy, "slug policy")
+    if canary_size is not None and canary_size < 1:
+        raise RunConfigurationError("A canary needs at least one unit.")
+    validate_scope(scope, source)
+    translator_class, translator_options = pinned_translator()
+    refuse_unsupported_locales(translator_class, translator_options, source, targets)
+    with transaction.atomic():
+        run = Run.objects.create(
+            scope=scope.to_json(),
+            source_locale=source,
+            mode=mode,
+            publish_policy=publish_policy,
+            content_source=content_source,
+            slug_policy=slug_policy,
+            canary_size=canary_size,
+            translator_class=translator_class,
+            translator_options=translator_options,
+            created_by=user,
+            estimated_characters=estimated_characters,
+        )
+        run.target_locales.set(targets)
+        transaction.on_commit(lambda: schedule.start_coordinator(run.pk))
+    return run
+
+
+def refuse_unsupported_locales(
+    class_path: str, options: dict[str, Any], source: Locale, targets: list[Locale]
+) -> None:
+    """Refuse a run into locales the translator cannot do, before thousands of failures."""
+    try:
+        translator = build_translator(class_path, options)
+    except Exception as err:
+        raise RunConfigurationError(f"The translator {class_path} cannot be loaded: {err}") from err
+    unsupported = [t.language_code for t in targets if not translator.can_translate(source, t)]
+    if unsupported:
+        raise RunConfigurationError(
+            f"The translator cannot translate from {source.language_code} into "
+            f"{', '.join(unsupported)}. Remove those locales or configure another translator."
+        )

@@ -1,0 +1,114 @@
+"""The only module that enqueues tasks: the engine says what should run next, this queues it.
+
+Tasks are queued on the configured backend and queue with the django-tasks API only
+(``enqueue``, ``using(backend=, queue_name=, run_after=)``), so any backend works. ``tasks.py``
+registers its task objects here when Django loads it, so the engine depends on this module and
+not on the task entry points, which depend on the engine.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.utils import timezone
+
+from .conf import get_settings
+
+_tasks: dict[str, Any] = {}
+
+
+def register(task_obj: Any) -> Any:
+    """Make a task enqueueable by name (``tasks.py`` decorates each entry point with it)."""
+    _tasks[task_obj.name] = task_obj
+    return task_obj
+
+
+def configured(name: str) -> Any:
+    try:
+        task_obj = _tasks[name]
+    except KeyError:
+        raise RuntimeError(
+            f"The task {name!r} is not registered: wagtail_bulk_translate.tasks was not loaded "
+            "(is wagtail_bulk_translate in INSTALLED_APPS?)."
+        ) from None
+    conf = get_settings()
+    return task_obj.using(backend=conf.TASK_BACKEND, queue_name=conf.QUEUE)
+
+
+def can_defer() -> bool:
+    return configured("process_units").get_backend().supports_defer
+
+
+def enqueue(name: str, *args: Any, when: datetime | None = None) -> None:
+    """Enqueue now, or to run at ``when`` (now, on backends that cannot defer)."""
+    task_obj = configured(name)
+    if when is not None and when > timezone.now() and task_obj.get_backend().supports_defer:
+        task_obj = task_obj.using(run_after=when)
+    task_obj.enqueue(*args)
+
+
+def in_seconds(seconds: float) -> datetime:
+    return timezone.now() + timedelta(seconds=seconds)
+
+
+# --- the coordinator ---------------------------------------------------------------------------
+
+
+def start_coordinator(run_id: int) -> None:
+    enqueue("coordinate_run", run_id)
+    ensure_janitor()
+
+
+def continue_coordinator(run_id: int, token: str) -> None:
+    enqueue("coordinate_run", run_id, token)
+
+
+# --- workers -----------------------------------------------------------------------------------
+
+
+def workers_needed(claimable_units: int) -> int:
+    conf = get_settings()
+    return min(conf.WORKER_CONCURRENCY, math.ceil(claimable_units / conf.UNITS_PER_CLAIM))
+
+
+def start_workers(run_id: int, claimable_units: int) -> None:
+    start_worker_chains(run_id, workers_needed(claimable_units))
+
+
+def start_worker_chains(run_id: int, count: int) -> None:
+    for _ in range(count):
+        enqueue("process_units", run_id)
+
+
+def continue_worker(run_id: int, when: datetime | None = None) -> None:
+    enqueue("process_units", run_id, when=when)
+
+
+def retry_quota_later(run_id: int) -> None:
+    """Try a run paused for quota again later (backends that cannot defer rely on the janitor)."""
+    if can_defer():
+        enqueue("retry_after_quota", run_id, when=in_seconds(get_settings().QUOTA_RETRY_SECONDS))
+
+
+# --- the janitor -------------------------------------------------------------------------------
+
+
+def ensure_janitor() -> None:
+    """Start the janitor chain if it is enabled (a duplicate chain exits at once)."""
+    if get_settings().JANITOR_INTERVAL_SECONDS and can_defer():
+        enqueue("janitor_sweep")
+
+
+def next_janitor_sweep(token: str) -> None:
+    interval = get_settings().JANITOR_INTERVAL_SECONDS
+    if interval and can_defer():
+        enqueue("janitor_sweep", token, when=in_seconds(interval))
+
+
+# --- revert ------------------------------------------------------------------------------------
+
+
+def revert_in_background(run_id: int) -> None:
+    enqueue("revert_units", run_id)

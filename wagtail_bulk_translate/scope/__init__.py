@@ -1,0 +1,1 @@
+"""What a run translates: the scope JSON, its validation and its streaming enumeration."""

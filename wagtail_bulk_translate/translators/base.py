@@ -1,0 +1,132 @@
+"""The translator contract: what the engine asks of a machine translator, typed.
+
+A translator is a wagtail-localize machine translator (so the editor's "Machine translate"
+button can use it too) that also answers the engine's questions:
+
+* :meth:`BulkTranslator.translate_texts`: inline-HTML texts in, a :class:`Translations` out —
+  the translation of each text it translated, the characters billed for each, and the texts
+  it refused one by one with a reason (too large, broken markup) so only their units fail.
+  Provider failures raise a :class:`~wagtail_bulk_translate.errors.TranslatorError` subclass;
+  one raised part-way carries ``partial``: what earlier requests translated and were billed.
+* :meth:`BulkTranslator.can_translate`: whether a locale pair is supported (no network call).
+* :meth:`BulkTranslator.usage`: characters used and the limit of the account, if it has one.
+* :meth:`BulkTranslator.configuration_problems`: what is wrong with its options, for the
+  system checks, without building it or touching the network.
+
+Any other wagtail-localize translator works through :func:`as_bulk_translator` (nothing
+billed, nothing refused, no usage).
+"""
+
+from __future__ import annotations
+
+from abc import ABCMeta, abstractmethod
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from wagtail_localize.machine_translators.base import BaseMachineTranslator
+from wagtail_localize.strings import StringValue
+
+if TYPE_CHECKING:
+    from wagtail.models import Locale
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Characters translated this billing period and the account's limit (None: unknown)."""
+
+    characters_used: int | None
+    character_limit: int | None
+
+    @property
+    def remaining(self) -> int | None:
+        if self.character_limit is None or self.characters_used is None:
+            return None
+        return max(self.character_limit - self.characters_used, 0)
+
+    def as_dict(self) -> dict[str, int | None]:
+        return {
+            "characters_used": self.characters_used,
+            "character_limit": self.character_limit,
+            "remaining": self.remaining,
+        }
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A text the translator would not translate; ``code`` is an ``ErrorCode`` value."""
+
+    code: str
+    message: str
+
+
+@dataclass
+class Translations:
+    """What one :meth:`BulkTranslator.translate_texts` call produced."""
+
+    texts: dict[str, str] = field(default_factory=dict)  # source text → translation
+    billed_characters: dict[str, int] = field(default_factory=dict)  # source text → billed
+    refused: dict[str, Refusal] = field(default_factory=dict)  # source text → why not
+
+
+@dataclass(frozen=True)
+class ConfigurationProblem:
+    message: str
+    hint: str
+
+
+class BulkTranslator(BaseMachineTranslator, metaclass=ABCMeta):
+    """Base class of the plugin's translators (see the module docstring)."""
+
+    def __init__(self, options: dict[str, Any] | None = None) -> None:
+        super().__init__(dict(options or {}))
+
+    @abstractmethod
+    def translate_texts(
+        self, source_locale: Locale, target_locale: Locale, texts: list[str]
+    ) -> Translations:
+        """Translate inline-HTML texts; texts refused one by one are in ``refused``."""
+
+    @abstractmethod
+    def can_translate(self, source_locale: Locale, target_locale: Locale) -> bool: ...
+
+    def translate(
+        self, source_locale: Locale, target_locale: Locale, strings: Iterable[StringValue]
+    ) -> dict[StringValue, StringValue]:
+        """wagtail-localize's interface, in terms of :meth:`translate_texts`."""
+        strings = list(strings)
+        result = self.translate_texts(source_locale, target_locale, [s.data for s in strings])
+        return {s: StringValue(result.texts[s.data]) for s in strings if s.data in result.texts}
+
+    def usage(self) -> Usage | None:
+        """The account's usage, or None when the translator has no such notion."""
+        return None
+
+    @classmethod
+    def configuration_problems(cls, options: dict[str, Any]) -> list[ConfigurationProblem]:
+        """What is wrong with these options (no network call)."""
+        return []
+
+
+class LocalizeTranslator(BulkTranslator):
+    """Any other wagtail-localize machine translator, seen through the contract."""
+
+    def __init__(self, translator: BaseMachineTranslator) -> None:
+        super().__init__(translator.options)
+        self.translator = translator
+        self.display_name = translator.display_name
+
+    def translate_texts(
+        self, source_locale: Locale, target_locale: Locale, texts: list[str]
+    ) -> Translations:
+        raw = self.translator.translate(source_locale, target_locale, map(StringValue, texts))
+        return Translations({k.data: v.data for k, v in raw.items() if v is not None})
+
+    def can_translate(self, source_locale: Locale, target_locale: Locale) -> bool:
+        return self.translator.can_translate(source_locale, target_locale)
+
+
+def as_bulk_translator(translator: BaseMachineTranslator) -> BulkTranslator:
+    if isinstance(translator, BulkTranslator):
+        return translator
+    return LocalizeTranslator(translator)

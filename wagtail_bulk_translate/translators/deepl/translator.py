@@ -1,0 +1,333 @@
+"""DeepL machine translator on the official ``deepl`` client.
+
+Usable by bulk translation runs and as wagtail-localize's ``WAGTAILLOCALIZE_MACHINE_TRANSLATOR``
+(the editor's "Machine translate" button)::
+
+    WAGTAIL_BULK_TRANSLATE = {"TRANSLATOR": {
+        "CLASS": "wagtail_bulk_translate.translators.deepl.DeepLTranslator",
+        "OPTIONS": {
+            "AUTH_KEY": "...",  # default: the DEEPL_AUTH_KEY environment variable
+            "FORMALITY": {"de": "prefer_less", "fr": "prefer_more"},
+            "GLOSSARIES": {"en:de": "<glossary id>"},
+            "CONTEXT": "Website of ACME, a maker of garden tools.",
+        },
+    }}
+
+Options (all optional except the key):
+
+``AUTH_KEY``
+    DeepL API key, falling back to the ``DEEPL_AUTH_KEY`` environment variable. Never stored on
+    runs (its name contains KEY), never logged. Free-plan keys end in ``:fx`` and the client
+    then talks to api-free.deepl.com.
+``SERVER_URL``
+    Override the API server (a local fake in tests). An outgoing HTTP proxy is taken from the
+    ``HTTPS_PROXY`` environment variable, never from an option (options are stored on runs).
+``FORMALITY``
+    ``{locale code: "more" | "less" | "prefer_more" | "prefer_less" | "default"}``. Keys are
+    Wagtail locale codes (``"pt-br"``) or languages (``"de"`` also covers ``de-at``); ``"*"``
+    sets a default. "more"/"less" make DeepL refuse languages without formality; the
+    ``prefer_`` forms fall back silently.
+``GLOSSARIES``
+    ``{"source:target": glossary id}`` with Wagtail locale codes or languages (``"en:de"``).
+``CONTEXT``
+    Text that guides every translation without being translated or billed.
+``MODEL_TYPE``
+    "quality_optimized", "prefer_quality_optimized" or "latency_optimized".
+``TAG_HANDLING`` ("xml") and ``IGNORE_TAGS`` (``["code"]``)
+    How DeepL reads wagtail-localize's inline markup (``<b>``, ``<a id="a1">``, ``<br/>``);
+    text inside ignored tags is left untranslated.
+``TIMEOUT``
+    Seconds one HTTP request may take (30).
+``RETRIES`` and ``RETRY_BACKOFF_SECONDS``
+    Network retries of one request on 429, 5xx, timeouts and dropped connections (3), the
+    first after about ``RETRY_BACKOFF_SECONDS`` (1.0), then 1.6 times longer each. A whole
+    ``translate()`` call never outlasts half of the plugin's ``LEASE_SECONDS`` (retries that
+    would are not made), so a unit's lease cannot expire while it waits on DeepL.
+``MAX_TEXTS_PER_REQUEST`` (50) and ``MAX_REQUEST_BYTES`` (100 000)
+    Packing limits; DeepL's own are 50 texts and 128 KiB per request, and the size is measured
+    on the encoded JSON body (CJK text and escaped quotes weigh several bytes per character).
+``LOCALE_MAP`` and ``DEFAULT_VARIANTS``
+    Locale mapping overrides, see :mod:`.deepl_locales` (``{"en": "EN-GB"}`` for British
+    English by default).
+
+``translate_texts()`` returns the translations with the characters DeepL billed for each text
+and the texts refused one by one (too large for a request, or whose markup DeepL broke twice);
+an error raised part-way through a call carries ``partial``, what earlier requests of the call
+translated (and DeepL billed) before it. ``usage()`` reports the account's characters used and
+limit; ``unsupported_target_locales()`` lists the targets a preflight should refuse.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+import deepl
+
+from ...conf import get_settings
+from ...errors import ErrorCode, TransientTranslatorError, TranslatorConfigError, TranslatorError
+from ..base import BulkTranslator, ConfigurationProblem, Refusal, Translations, Usage
+from . import locales as deepl_locales
+from .http import BoundedHttpClient, install_http_client, translator_error
+from .packing import (
+    DEEPL_MAX_BYTES,
+    DEEPL_MAX_TEXTS,
+    encoded_size,
+    markup_problem,
+    pack,
+    with_whitespace_of,
+)
+
+if TYPE_CHECKING:
+    from wagtail.models import Locale
+
+logger = logging.getLogger(__name__)
+
+FORMALITIES = ("more", "less", "prefer_more", "prefer_less", "default")
+# A claim renews its lease between locales once a third of it has passed, so a translator
+# call starts with at least two thirds left; half leaves room for the writes after it.
+LEASE_SHARE = 0.5
+# Separators and keys the client adds around the texts we measure (show_billed_characters...).
+BODY_MARGIN_BYTES = 256
+
+
+class DeepLTranslator(BulkTranslator):
+    display_name = "DeepL"
+
+    def __init__(self, options: dict[str, Any] | None = None) -> None:
+        # Nothing here may raise or touch the network: runs build the translator for a
+        # preflight, and a bad option must stop the run with a clear message, not crash it.
+        super().__init__(options)
+        self._client: deepl.Translator | None = None
+        self._http: BoundedHttpClient | None = None
+
+    def __repr__(self) -> str:  # never show the options: they hold the key
+        return f"<{type(self).__name__} server={self.options.get('SERVER_URL') or 'default'}>"
+
+    # --- the translator contract ------------------------------------------------------------
+
+    def can_translate(self, source_locale: Locale, target_locale: Locale) -> bool:
+        return deepl_locales.can_translate(
+            source_locale.language_code, target_locale.language_code, *self._locale_options()
+        )
+
+    def translate_texts(
+        self, source_locale: Locale, target_locale: Locale, texts: list[str]
+    ) -> Translations:
+        """Translate ``texts``; texts refused one by one are in ``refused``.
+
+        Raises QuotaExceededError, TranslatorConfigError, TransientTranslatorError or
+        TranslatorError. Such an error carries ``partial``: what earlier requests of the call
+        translated (and were billed for) before it failed.
+        """
+        source = deepl_locales.source_code(source_locale.language_code, *self._locale_options())
+        target = deepl_locales.target_code(target_locale.language_code, *self._locale_options())
+        call = TranslateCall(
+            self, source, target, self._request_params(source_locale, target_locale)
+        )
+        try:
+            call.run(texts)
+        except TranslatorError as err:
+            err.partial = call.result()
+            raise
+        return call.result()
+
+    def usage(self) -> Usage:
+        """Characters used and the limit of the current billing period (one API call)."""
+        self._start_deadline()
+        try:
+            character = self.client().get_usage().character
+        except deepl.DeepLException as err:
+            raise translator_error(err) from err
+        if character is None or not character.valid:
+            return Usage(None, None)
+        return Usage(character.count, character.limit)
+
+    @classmethod
+    def configuration_problems(cls, options: dict[str, Any]) -> list[ConfigurationProblem]:
+        if options.get("AUTH_KEY") or os.environ.get("DEEPL_AUTH_KEY"):
+            return []
+        return [
+            ConfigurationProblem(
+                "The DeepL translator has no API key.",
+                hint="Set the DEEPL_AUTH_KEY environment variable, or "
+                "WAGTAIL_BULK_TRANSLATE['TRANSLATOR']['OPTIONS']['AUTH_KEY'].",
+            )
+        ]
+
+    # --- other DeepL calls -------------------------------------------------------------------
+
+    def unsupported_target_locales(
+        self, source_locale: Locale, target_locales: Iterable[Locale]
+    ) -> list[str]:
+        """Language codes of the targets DeepL cannot translate into from ``source_locale``."""
+        return deepl_locales.unsupported_targets(
+            source_locale.language_code,
+            [t.language_code for t in target_locales],
+            *self._locale_options(),
+        )
+
+    # --- configuration -----------------------------------------------------------------------
+
+    def client(self) -> deepl.Translator:
+        if self._client is None:
+            self._client, self._http = self._build_client()
+        return self._client
+
+    def _build_client(self) -> tuple[deepl.Translator, BoundedHttpClient]:
+        key = self.options.get("AUTH_KEY") or os.environ.get("DEEPL_AUTH_KEY", "")
+        if not key:
+            raise TranslatorConfigError(
+                "No DeepL authentication key: set the translator's AUTH_KEY option or the "
+                "DEEPL_AUTH_KEY environment variable."
+            )
+        client = deepl.Translator(key, server_url=self.options.get("SERVER_URL") or None)
+        http = BoundedHttpClient(
+            retries=option_number(self.options, "RETRIES", 3, int),
+            timeout=option_number(self.options, "TIMEOUT", 30.0, float),
+            backoff=option_number(self.options, "RETRY_BACKOFF_SECONDS", 1.0, float),
+        )
+        install_http_client(client, http)
+        client.set_app_info("wagtail-bulk-translate", "1")
+        return client, http
+
+    def _start_deadline(self) -> None:
+        self.client()
+        lease = get_settings().LEASE_SECONDS
+        if self._http is not None:
+            self._http.deadline = time.monotonic() + lease * LEASE_SHARE
+
+    def _locale_options(self) -> tuple[dict, dict]:
+        return self.options.get("LOCALE_MAP") or {}, self.options.get("DEFAULT_VARIANTS") or {}
+
+    def _request_params(self, source_locale: Locale, target_locale: Locale) -> dict[str, Any]:
+        src, tgt = source_locale.language_code, target_locale.language_code
+        params: dict[str, Any] = {
+            "tag_handling": self.options.get("TAG_HANDLING", "xml"),
+            "ignore_tags": list(self.options.get("IGNORE_TAGS", ["code"])) or None,
+            "formality": self._formality(tgt),
+            "glossary": self._glossary(src, tgt),
+            "context": self.options.get("CONTEXT") or None,
+            "model_type": self.options.get("MODEL_TYPE") or None,
+        }
+        return {name: value for name, value in params.items() if value is not None}
+
+    def _formality(self, target: str) -> str | None:
+        setting = {k.lower(): v for k, v in (self.options.get("FORMALITY") or {}).items()}
+        code = deepl_locales.normalize(target)
+        value = setting.get(code, setting.get(code.split("-")[0], setting.get("*")))
+        if value is not None and value not in FORMALITIES:
+            raise TranslatorConfigError(
+                f"FORMALITY for {target!r} is {value!r}; use one of {', '.join(FORMALITIES)}."
+            )
+        return value
+
+    def _glossary(self, source: str, target: str) -> str | None:
+        setting = {
+            k.lower().replace(" ", ""): v for k, v in (self.options.get("GLOSSARIES") or {}).items()
+        }
+        src, tgt = deepl_locales.normalize(source), deepl_locales.normalize(target)
+        for key in (f"{src}:{tgt}", f"{src.split('-')[0]}:{tgt}", f"{src}:{tgt.split('-')[0]}"):
+            if key in setting:
+                return setting[key]
+        return setting.get(f"{src.split('-')[0]}:{tgt.split('-')[0]}")
+
+
+class TranslateCall:
+    """One translate() call: dedupe, pack into requests, validate markup, retry broken once."""
+
+    def __init__(self, translator: DeepLTranslator, source: str, target: str, params: dict):
+        self.translator = translator
+        self.source, self.target, self.params = source, target, params
+        self.billed: dict[str, int] = {}
+        self.failed: dict[str, Refusal] = {}
+        self.done: dict[str, str] = {}  # source text → translation
+        options = translator.options
+        max_texts = option_number(options, "MAX_TEXTS_PER_REQUEST", DEEPL_MAX_TEXTS, int)
+        max_bytes = option_number(options, "MAX_REQUEST_BYTES", 100_000, int)
+        self.max_texts = min(max(max_texts, 1), DEEPL_MAX_TEXTS)
+        self.max_bytes = min(max_bytes, DEEPL_MAX_BYTES)
+
+    def result(self) -> Translations:
+        return Translations(dict(self.done), dict(self.billed), dict(self.failed))
+
+    def run(self, texts: list[str]) -> None:
+        bodies: dict[str, list[str]] = {}  # text without surrounding whitespace → its texts
+        for text in dict.fromkeys(texts):
+            body = text.strip()
+            if body:
+                bodies.setdefault(body, []).append(text)
+            else:
+                self.done[text] = text  # nothing to translate, nothing to pay
+        if not bodies:
+            return
+        self.translator._start_deadline()
+        broken = self.send(bodies, list(bodies))
+        if broken:
+            logger.info("DeepL broke the markup of %d text(s); retrying them once", len(broken))
+            for body, problem in self.send(bodies, list(broken)).items():
+                message = (
+                    "DeepL broke the inline markup (links or formatting) of this text twice "
+                    f"({problem}): {body[:80]!r}."
+                )
+                for text in bodies[body]:
+                    self.failed[text] = Refusal(ErrorCode.INVALID_MARKUP, message)
+
+    def send(self, bodies: dict[str, list[str]], todo: list[str]) -> dict[str, str]:
+        """Translate ``todo`` in packed requests; returns the bodies whose markup broke."""
+        broken: dict[str, str] = {}
+        batches, too_large = pack(todo, self.max_texts, self.max_bytes, self.overhead())
+        for body in too_large:
+            message = (
+                f"This text is too large for one DeepL request ({encoded_size(body)} bytes "
+                f"encoded, limit {self.max_bytes}); split it into smaller blocks."
+            )
+            for text in bodies[body]:
+                self.failed[text] = Refusal(ErrorCode.TOO_LARGE, message)
+        for batch in batches:
+            for body, result in zip(batch, self.request(batch), strict=True):
+                first, *others = bodies[body]
+                self.billed[first] = self.billed.get(first, 0) + int(result.billed_characters)
+                for other in others:
+                    self.billed.setdefault(other, 0)
+                problem = markup_problem(body, result.text)
+                if problem:
+                    broken[body] = problem
+                    continue
+                for text in bodies[body]:
+                    self.done[text] = with_whitespace_of(text, result.text)
+        return broken
+
+    def request(self, batch: list[str]) -> list[deepl.TextResult]:
+        try:
+            answer = self.translator.client().translate_text(
+                batch, source_lang=self.source, target_lang=self.target, **self.params
+            )
+        except deepl.DeepLException as err:
+            raise translator_error(err) from err
+        results = answer if isinstance(answer, list) else [answer]
+        if len(results) != len(batch):
+            raise TransientTranslatorError(
+                f"DeepL answered {len(results)} translations for {len(batch)} texts."
+            )
+        return results
+
+    def overhead(self) -> int:
+        """Encoded size of a request without its texts (upper bound)."""
+        params = {**self.params, "source_lang": self.source, "target_lang": self.target}
+        return encoded_size(params) + BODY_MARGIN_BYTES
+
+
+def option_number(options: dict[str, Any], name: str, default: Any, kind: type) -> Any:
+    value = options.get(name)
+    if value is None:
+        return default
+    try:
+        return kind(value)
+    except (TypeError, ValueError) as err:
+        raise TranslatorConfigError(
+            f"The DeepL option {name} must be a number, not {value!r}."
+        ) from err

@@ -234,3 +234,9 @@ def test_preflight_shows_the_quota_left(admin_client, site_tree, settings):
         html = admin_client.post(url(), data).content.decode()
     quota = html[html.index("data-bt-quota") :]
     assert "1,000 of 1,000 characters" in quota[:200]
+
+
+def test_a_canary_as_large_as_the_scope_says_so(admin_client, site_tree):
+    data = form_data(**{"pages-0-page": str(site_tree["news"].pk), "canary_size": "50"})
+    html = admin_client.post(url(), data).content.decode()
+    assert "The scope has only 8 units, so the canary covers all of it." in html

@@ -223,9 +223,9 @@ class TranslateSnippetsBulkAction(TranslateBulkAction, SnippetBulkAction):
         return [model for model in get_snippet_models() if issubclass(model, TranslatableMixin)]
 
     def check_perm(self, snippet: Model) -> bool:
-        return self.permission_policy.user_has_permission_for_instance(
-            self.request.user, "change", snippet
-        )
+        # The viewset's policy: SnippetBulkAction.permission_policy is Wagtail 8 only.
+        policy = self.model.snippet_viewset.permission_policy
+        return policy.user_has_permission_for_instance(self.request.user, "change", snippet)
 
     def build_scope(self, objects: list[Model], data: dict[str, Any]) -> dict[str, Any]:
         label = f"{self.model._meta.app_label}.{self.model.__name__}"

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
 from pathlib import Path
 
 from wagtail.models import Locale
-from wagtail_localize.strings import StringValue
 
+from wagtail_bulk_translate.translators.base import Translations
 from wagtail_bulk_translate.translators.pseudo import PseudoTranslator
 
 # Released by the test long before this; the bound only keeps a forgotten hold file from
@@ -24,11 +23,11 @@ class HoldingTranslator(PseudoTranslator):
     removes the file after the click.
     """
 
-    def translate(
-        self, source_locale: Locale, target_locale: Locale, strings: Iterable[StringValue]
-    ) -> dict[StringValue, StringValue]:
+    def translate_texts(
+        self, source_locale: Locale, target_locale: Locale, texts: list[str]
+    ) -> Translations:
         hold = Path(self.options["HOLD_FILE"])
         deadline = time.monotonic() + MAX_HOLD_SECONDS
         while hold.exists() and time.monotonic() < deadline:
             time.sleep(0.2)
-        return super().translate(source_locale, target_locale, strings)
+        return super().translate_texts(source_locale, target_locale, texts)

@@ -139,9 +139,12 @@ class Run(models.Model):
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="promotions"
     )
 
-    # The translator is pinned for the run's life; secrets are never stored here.
+    # The translator the run uses; secrets are never stored here. Resume and retry take the
+    # settings as they are then (fixing the translator options fixes the run) and say so.
     translator_class = models.CharField(max_length=255)
     translator_options = models.JSONField(default=dict, blank=True)
+    translator_changed_at = models.DateTimeField(null=True, blank=True)
+    translator_change = models.TextField(blank=True)
 
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -175,6 +178,10 @@ class Run(models.Model):
     # The preflight's billable characters for the whole scope, when the run was started after
     # one (the admin compares what was billed with it); a promoted run inherits its canary's.
     estimated_characters = models.PositiveBigIntegerField(null=True, blank=True)
+
+    # Page child counts (treebeard ``numchild``) found wrong in the subtrees the run wrote, and
+    # repaired, when it finished.
+    tree_repairs = models.PositiveIntegerField(default=0)
 
     error_code = models.CharField(max_length=32, blank=True, choices=ErrorCode.choices)
     error_message = models.TextField(blank=True)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
-from wagtail.log_actions import log
+from wagtail.log_actions import LogFormatter, log
 
+from ..localize.target_writer import TRANSLATED_ACTION
 from ..models import Run
 
 PREFIX = "wagtail_bulk_translate.run"
@@ -29,10 +30,24 @@ ACTIONS = {
 }
 
 
+class TranslatedByRun(LogFormatter):
+    """A target written by a run: the entry names the run (its user is who started it)."""
+
+    label = _("Machine-translate")
+
+    def format_message(self, log_entry: Any) -> str:
+        data = log_entry.data or {}
+        return str(_("Machine-translated into %(locale)s by bulk translation run #%(run)s")) % {
+            "locale": data.get("locale", "?"),
+            "run": data.get("run", "?"),
+        }
+
+
 def register_run_log_actions(actions: Any) -> None:
     """The ``register_log_actions`` hook."""
     for action, (label, message) in ACTIONS.items():
         actions.register_action(action, label, message)
+    actions.register_action(TRANSLATED_ACTION)(TranslatedByRun)
 
 
 def log_run_action(run: Run, action: str, user: Any, **data: Any) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 
 from django.db import transaction
@@ -10,6 +11,9 @@ from django.db.models.functions import Coalesce, Now
 from django.utils import timezone
 
 from ..models import Run, RunStatus, Unit, UnitStatus
+from .trees import repair_run_trees
+
+logger = logging.getLogger(__name__)
 
 
 def final_status(counts: dict[str, int]) -> str:
@@ -41,7 +45,17 @@ def try_finish_run(run_id: int) -> bool:
         .exclude(Exists(in_flight))
         .update(status=final_status(counts), finished_at=timezone.now(), **totals)
     )
+    if updated:
+        check_trees(run_id)
     return bool(updated)
+
+
+def check_trees(run_id: int) -> None:
+    """Check and repair the page subtrees the run wrote (its finisher does it, once)."""
+    try:
+        repair_run_trees(run_id)
+    except Exception:  # the run is over either way; a failed check must not hide that
+        logger.exception("Run %s: checking the page tree failed", run_id)
 
 
 def stop_run(run_id: int, code: str, message: str) -> bool:
@@ -62,6 +76,8 @@ def stop_run(run_id: int, code: str, message: str) -> bool:
         )
         if updated:
             Unit.objects.filter(run_id=run_id).cancel_pending(code, f"Not attempted: {message}")
+    if updated:
+        check_trees(run_id)
     return bool(updated)
 
 

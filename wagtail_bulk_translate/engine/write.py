@@ -54,7 +54,11 @@ def write_unit(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
         check_complete(obj.source, work.unit.target_locale)
         before = TargetSnapshot.of(work.target)
         written = write_target(
-            obj.source, work.unit.target_locale, user=run.created_by, publish=publish
+            obj.source,
+            work.unit.target_locale,
+            user=run.created_by,
+            publish=publish,
+            run_id=run.pk,
         )
         state = RevertState(
             before=before,

@@ -20,7 +20,14 @@ from typing import Any
 from django.db import models
 from django.utils.text import slugify
 from wagtail.coreutils import find_available_slug
-from wagtail.models import DraftStateMixin, Page, RevisionMixin, TranslatableMixin
+from wagtail.log_actions import log
+from wagtail.models import (
+    DraftStateMixin,
+    LockableMixin,
+    Page,
+    RevisionMixin,
+    TranslatableMixin,
+)
 from wagtail_localize.fields import copy_synchronised_fields
 from wagtail_localize.models import Translation, TranslationLog, TranslationSource
 from wagtail_localize.segments.ingest import ingest_segments
@@ -40,17 +47,30 @@ def can_be_draft(instance: models.Model) -> bool:
     return isinstance(instance, DraftStateMixin)
 
 
+# The log entry that names the run on each target it wrote (registered in admin.log_actions).
+TRANSLATED_ACTION = "wagtail_bulk_translate.translated"
+
+
 def write_target(
-    source: TranslationSource, locale: Any, *, user: Any = None, publish: bool
+    source: TranslationSource,
+    locale: Any,
+    *,
+    user: Any = None,
+    publish: bool,
+    run_id: int | None = None,
 ) -> WrittenTarget:
-    """Create or update the translation of ``source`` in ``locale``. Call inside a transaction."""
+    """Create or update the translation of ``source`` in ``locale``. Call inside a transaction.
+
+    Revisions and log entries are credited to ``user`` (who started the run), and a log entry
+    on the target names run ``run_id``.
+    """
     original = source.as_instance()
     segments = source._get_segments_for_translation(locale, fallback=True)
     try:
         target = source.get_translated_instance(locale)
         created = False
     except models.ObjectDoesNotExist:
-        target = new_target(original, locale, translated_slug(segments))
+        target = new_target(original, locale, translated_slug(segments), user=user)
         created = True
     was_live = bool(getattr(target, "live", False)) and not created
     copy_synchronised_fields_keeping_state(original, target)
@@ -68,6 +88,14 @@ def write_target(
         revision = None
     translation_created = register_translation(source, locale)
     TranslationLog.objects.create(source=source, locale=locale, revision=revision)
+    if run_id is not None:
+        log(
+            instance=target,
+            action=TRANSLATED_ACTION,
+            user=user,
+            revision=revision,
+            data={"run": run_id, "locale": locale.language_code},
+        )
     return WrittenTarget(target, created, getattr(revision, "pk", None), translation_created)
 
 
@@ -88,6 +116,11 @@ OWN_STATE_FIELDS = (
     "locked_at",
     "locked_by_id",
 )
+
+
+# A new target is never locked: the source's lock is an editor's hold on the source, and a
+# locked translation could never be published by a later run (it skips locked targets).
+UNLOCKED = {"locked": False, "locked_at": None, "locked_by": None}
 
 
 def copy_synchronised_fields_keeping_state(original: models.Model, target: models.Model) -> None:
@@ -113,9 +146,9 @@ def translated_slug(segments: list) -> str | None:
     return next((s.string.data for s in segments if getattr(s, "path", None) == "slug"), None)
 
 
-def new_target(original: Any, locale: Any, slug: str | None = None) -> Any:
+def new_target(original: Any, locale: Any, slug: str | None = None, *, user: Any = None) -> Any:
     if isinstance(original, Page):
-        return new_page(original, locale, slug or original.slug)
+        return new_page(original, locale, slug or original.slug, user=user)
     target = original.copy_for_translation(locale)
     if isinstance(target, DraftStateMixin):
         # A new translation has never been published: none of the source's publishing
@@ -125,10 +158,13 @@ def new_target(original: Any, locale: Any, slug: str | None = None) -> Any:
         target.first_published_at = target.last_published_at = None
     if isinstance(target, RevisionMixin):
         target.latest_revision = None
+    if isinstance(target, LockableMixin):
+        for name, value in UNLOCKED.items():
+            setattr(target, name, value)
     return target
 
 
-def new_page(original: Page, locale: Any, slug: str) -> Page:
+def new_page(original: Page, locale: Any, slug: str, *, user: Any = None) -> Page:
     """Create the page under its parent's translation, with its final slug from the start.
 
     Unlike ``copy_for_translation``, the slug never changes after creation (a slug change
@@ -146,16 +182,19 @@ def new_page(original: Page, locale: Any, slug: str) -> Page:
                 f"Its parent page {parent.title!r} has no {locale} translation; "
                 "translate the parent first.",
             )
+    lock_tree_row(translated_parent)  # siblings are numbered from the parent's current count
     return original.copy(
         to=translated_parent,
         update_attrs={
             "locale": locale,
+            **UNLOCKED,
             "slug": find_available_slug(
                 translated_parent, page_slug(slug) or page_slug(original.slug) or "page"
             ),
         },
         copy_revisions=False,
         keep_live=False,
+        user=user,  # credited with the copy (owner, log entry), as the run's own writes are
         reset_translation_key=False,
         process_child_object=move_child_to_locale(locale),
         log_action="wagtail.copy_for_translation",
@@ -178,7 +217,28 @@ def move_child_to_locale(locale: Any) -> Any:
     return process_child_object
 
 
+# Treebeard's own columns: other workers change them (adding children updates ``numchild``), so a
+# write never takes them from an instance loaded earlier.
+TREE_FIELDS = ("path", "depth", "numchild", "url_path")
+
+
+def lock_tree_row(page: Page) -> None:
+    """Lock the page's row for this transaction and take its tree fields as they are now.
+
+    The instance was loaded before the write began; meanwhile other workers may have added
+    children under it. Saving it as loaded would write back the old ``numchild``, and Wagtail
+    (routing, the explorer) would then lose the newer children. Holding the row lock until
+    commit makes treebeard's ``numchild`` updates of other writers wait for this write.
+    """
+    if page.pk is None:
+        return
+    current = Page.objects.select_for_update().filter(pk=page.pk).values(*TREE_FIELDS).get()
+    for name, value in current.items():
+        setattr(page, name, value)
+
+
 def save_page(page: Page, *, user: Any, publish: bool, keep_row: bool) -> Any:
+    lock_tree_row(page)
     if page.alias_of_id:
         page.alias_of_id = None
         page.save(update_fields=["alias_of_id"], clean=False)

@@ -37,6 +37,10 @@ def format_summary(summary: dict[str, Any]) -> str:
         lines.append(f"  reasons: {errors}")
     if summary["duration_seconds"] is not None:
         lines.append(f"  time: {summary['duration_seconds']} s")
+    if summary.get("tree_repairs"):
+        lines.append(f"  page tree: {summary['tree_repairs']} wrong child count(s) repaired")
+    if summary.get("translator_change"):
+        lines.append(f"  translator: {summary['translator_change']}")
     return "\n".join(lines)
 
 

@@ -40,6 +40,9 @@ def run_summary(run: Run) -> dict[str, Any]:
         "duration_seconds": duration,
         "error_code": run.error_code,
         "error_message": run.error_message,
+        # Page child counts found wrong in the subtrees the run wrote, repaired at its end.
+        "tree_repairs": run.tree_repairs,
+        "translator_change": run.translator_change,
     }
 
 

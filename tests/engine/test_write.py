@@ -1,0 +1,183 @@
+"""Writing targets right: tree rows under concurrent writers, locks, credits, parent waits."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from wagtail.log_actions import registry as log_registry
+from wagtail.models import Page, Revision
+
+from tests import factories as f
+from tests.factories import subtree
+from wagtail_bulk_translate.localize import target_writer
+from wagtail_bulk_translate.models import Run
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def translate(start, task_queue, recording_translator):
+    def _translate(scope, targets=("fr",), **kwargs) -> Run:
+        kwargs.setdefault("publish_policy", "publish")
+        run = start(scope=scope, source_locale="en", target_locales=list(targets), **kwargs)
+        task_queue.drain()
+        run.refresh_from_db()
+        return run
+
+    return _translate
+
+
+def page_in(page: Page, code: str) -> Page:
+    return Page.objects.get(
+        translation_key=page.translation_key, locale__language_code=code, alias_of__isnull=True
+    ).specific
+
+
+def fresh(page: Page) -> Page:
+    return Page.objects.get(pk=page.pk)
+
+
+def during_write_of(monkeypatch, page_pk_getter, action) -> None:
+    """Run ``action`` in the middle of writing one target, after the writer loaded it.
+
+    It stands for another worker committing while this one is writing (slowing the write
+    down deterministically): ingest_segments runs between loading the target and saving it.
+    """
+    original = target_writer.ingest_segments
+    done = []
+
+    def ingest(source, target, *args, **kwargs):
+        result = original(source, target, *args, **kwargs)
+        if not done and target.pk is not None and target.pk == page_pk_getter():
+            done.append(True)
+            action()
+        return result
+
+    monkeypatch.setattr(target_writer, "ingest_segments", ingest)
+
+
+# --- 12.6: a page's child count is never lost ------------------------------------------------
+
+
+def test_writing_an_existing_parent_keeps_children_added_meanwhile(translate, monkeypatch):
+    home = f.home_page("Home")
+    news = f.index_page(home, "News")
+    f.article(news, "First story")
+    translate(subtree(home))
+    news_fr = page_in(news, "fr")
+    children_before = news_fr.get_children().count()
+
+    # Another worker adds children under the French parent while this one rewrites it.
+    def add_children() -> None:
+        parent = fresh(news_fr)
+        for i in range(3):
+            f.article(Page.objects.get(pk=parent.pk), f"Concurrent {i}")
+
+    during_write_of(monkeypatch, lambda: news_fr.pk, add_children)
+    run = translate({"pages": [{"id": news.pk, "descendants": False}]}, mode="refresh")
+
+    assert run.status == "succeeded"
+    news_fr = fresh(news_fr)
+    assert news_fr.get_children().count() == children_before + 3
+    assert news_fr.numchild == children_before + 3
+    assert Page.find_problems() == ([], [], [], [], [])
+    assert run.tree_repairs == 0  # the writer itself kept the count right
+
+
+def test_writing_an_existing_draft_parent_keeps_children_added_meanwhile(translate, monkeypatch):
+    home = f.home_page("Home")
+    news = f.index_page(home, "News")
+    translate(subtree(home), publish_policy="draft")
+    news_fr = page_in(news, "fr")
+
+    def add_child() -> None:
+        f.article(Page.objects.get(pk=news_fr.pk), "Concurrent")
+
+    during_write_of(monkeypatch, lambda: news_fr.pk, add_child)
+    run = translate(
+        {"pages": [{"id": news.pk, "descendants": False}]}, mode="refresh", publish_policy="draft"
+    )
+
+    assert run.status == "succeeded"
+    assert fresh(news_fr).numchild == 1 == fresh(news_fr).get_children().count()
+    assert Page.find_problems() == ([], [], [], [], [])
+
+
+def test_run_repairs_wrong_child_counts_in_the_subtrees_it_touched(translate, monkeypatch):
+    home = f.home_page("Home")
+    news = f.index_page(home, "News")
+    f.article(news, "First story")
+    translate(subtree(home))
+    home_fr, news_fr = page_in(home, "fr"), page_in(news, "fr")
+
+    # Something else (an older writer, a crash) left the French home's count wrong.
+    def corrupt() -> None:
+        Page.objects.filter(pk=home_fr.pk).update(numchild=7)
+
+    during_write_of(monkeypatch, lambda: news_fr.pk, corrupt)
+    run = translate({"pages": [{"id": news.pk, "descendants": False}]}, mode="refresh")
+
+    assert fresh(home_fr).numchild == 1 == fresh(home_fr).get_children().count()
+    assert Page.find_problems() == ([], [], [], [], [])
+    assert run.tree_repairs == 1
+
+
+# --- 9.12: new targets are never created locked ----------------------------------------------
+
+
+def test_new_targets_of_a_locked_source_are_not_locked(translate):
+    editor = get_user_model().objects.create(username="holder")
+    home = f.home_page("Home")
+    news = f.index_page(home, "News")
+    Page.objects.filter(pk=news.pk).update(locked=True, locked_by=editor, locked_at=timezone.now())
+
+    run = translate(subtree(home))
+
+    assert run.status == "succeeded", list(run.units.values_list("error_code", flat=True))
+    news_fr = page_in(news, "fr")
+    assert (news_fr.locked, news_fr.locked_by_id, news_fr.locked_at) == (False, None, None)
+    assert news_fr.live
+
+
+def test_an_existing_target_a_person_locked_is_still_skipped(translate):
+    home = f.home_page("Home")
+    news = f.index_page(home, "News")
+    translate(subtree(home))
+    Page.objects.filter(pk=page_in(news, "fr").pk).update(locked=True)
+
+    run = translate(subtree(home), mode="refresh")
+
+    outcomes = dict(run.units.values_list("object_id", "error_code"))
+    assert outcomes[str(news.pk)] == "target_locked"
+    assert outcomes[str(home.pk)] == ""
+
+
+# --- 10.8: targets are credited to the user who started the run ------------------------------
+
+
+def test_targets_are_credited_to_the_runs_user_and_name_the_run(translate):
+    editor = get_user_model().objects.create(username="editor")
+    home = f.home_page("Home")
+    news = f.index_page(home, "News")
+    footer = f.footer("A footer")
+
+    run = translate({**subtree(home), "snippets": ["demo.FooterText"]}, user=editor)
+
+    assert run.status == "succeeded"
+    footer_fr = type(footer).objects.get(
+        translation_key=footer.translation_key, locale__language_code="fr"
+    )
+    for target in (page_in(home, "fr"), page_in(news, "fr"), footer_fr):
+        revisions = Revision.objects.for_instance(target)
+        assert revisions.exists()
+        assert set(revisions.values_list("user_id", flat=True)) == {editor.pk}, target
+        entries = log_registry.get_logs_for_instance(target)
+        assert entries.exists()
+        assert set(entries.values_list("user_id", flat=True)) == {editor.pk}, (
+            target,
+            list(entries.values_list("action", "user_id")),
+        )
+        named = entries.filter(action="wagtail_bulk_translate.translated")
+        assert [e.data["run"] for e in named] == [run.pk]
+        assert f"#{run.pk}" in named[0].message

@@ -55,8 +55,8 @@ def guard_errors(claim: Claim, works: list[UnitWork], step: Callable[[], None]) 
         raise ClaimAborted from err
     except TranslatorConfigError as err:
         close_units(claim.token, works, UnitStatus.FAILED, err.code, err.message)
-        claims.release_claim(claim.token)  # the claim's other units are cancelled with the run
-        stop_run(claim.run.pk, err.code, err.message)
+        # The claim's other units are given back and cancelled with the run, at once.
+        stop_run(claim.run.pk, err.code, err.message, release_token=claim.token)
         raise ClaimAborted from err
     except Exception as err:
         failure = describe_exception(err)

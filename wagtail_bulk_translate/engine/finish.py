@@ -11,6 +11,7 @@ from django.db.models.functions import Coalesce, Now
 from django.utils import timezone
 
 from ..models import Run, RunStatus, Unit, UnitStatus
+from .claims import release_claim
 from .trees import repair_run_trees
 
 logger = logging.getLogger(__name__)
@@ -58,12 +59,18 @@ def check_trees(run_id: int) -> None:
         logger.exception("Run %s: checking the page tree failed", run_id)
 
 
-def stop_run(run_id: int, code: str, message: str) -> bool:
+def stop_run(run_id: int, code: str, message: str, *, release_token: str | None = None) -> bool:
     """End a run early with one clear reason (bad credentials, bad configuration).
 
-    Its pending units are cancelled with the same reason instead of failing one by one.
+    Its pending units are cancelled with the same reason instead of failing one by one, in the
+    transaction that stops the run. ``release_token``: the caller's claim, whose open units are
+    given back and cancelled with the rest. A second worker hitting the same error after the
+    run stopped cancels what it gives back too, so no unit stays pending in a stopped run.
+    Returns True for the caller that stopped the run.
     """
     with transaction.atomic():
+        if release_token is not None:
+            release_claim(release_token)
         updated = (
             Run.objects.active()
             .filter(pk=run_id)
@@ -74,7 +81,7 @@ def stop_run(run_id: int, code: str, message: str) -> bool:
                 finished_at=timezone.now(),
             )
         )
-        if updated:
+        if updated or not Run.objects.active().filter(pk=run_id).exists():
             Unit.objects.filter(run_id=run_id).cancel_pending(code, f"Not attempted: {message}")
     if updated:
         check_trees(run_id)

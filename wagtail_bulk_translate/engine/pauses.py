@@ -13,6 +13,7 @@ from django.utils import timezone
 from .. import schedule
 from ..errors import ErrorCode
 from ..models import Run, RunStatus, UnitStatus
+from .translator_settings import take_current_translator
 
 
 def pause_run(run_id: int, *, code: str = "", message: str = "") -> bool:
@@ -45,6 +46,7 @@ def resume_run(run_id: int) -> bool:
         )
         if not updated:
             return False
+        take_current_translator(run_id, "resume")
         run = Run.objects.get(pk=run_id)
         claimable = run.units.filter(status=UnitStatus.PENDING).count()
         transaction.on_commit(lambda: schedule.start_workers(run_id, max(claimable, 1)))

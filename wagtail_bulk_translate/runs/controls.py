@@ -16,6 +16,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from .. import schedule
+from ..engine.translator_settings import take_current_translator
 from ..errors import ErrorCode, RunConfigurationError
 from ..models import Run, RunStatus, Unit, UnitQuerySet, UnitStatus
 from ..scope.definition import resolve_model
@@ -50,14 +51,15 @@ def retry_failed(
     A finished run reopens. Units whose (object, locale) is in flight in another run stay
     failed. Returns the number of units queued again.
     """
-    units = failed_units(run_id, models, locales, error_codes)
     with transaction.atomic():
         run = Run.objects.select_for_update().get(pk=run_id)
         if run.status in (RunStatus.CANCELLED, RunStatus.REVERTED):
             raise RunConfigurationError(f"A {run.status} run cannot be retried.")
+        units = failed_units(run, models, locales, error_codes)
         queued = requeue_units(units)
         if not queued:
             return 0
+        take_current_translator(run_id, "retry")  # the fix to the settings is what is retried
         if run.is_finished:
             run.status, run.finished_at, run.error_code, run.error_message = (
                 RunStatus.RUNNING,
@@ -72,14 +74,10 @@ def retry_failed(
 
 
 def failed_units(
-    run_id: int, models: Iterable[str], locales: Iterable[str], error_codes: Iterable[str]
+    run: Run, models: Iterable[str], locales: Iterable[str], error_codes: Iterable[str]
 ) -> UnitQuerySet:
-    # Units a configuration error stopped before they ran come back with the failed ones.
-    units = Unit.objects.filter(
-        Q(status=UnitStatus.FAILED)
-        | Q(status=UnitStatus.CANCELLED, error_code=ErrorCode.AUTH_CONFIG),
-        run_id=run_id,
-    )
+    """The units a retry brings back: failed ones, and those a configuration stop cancelled."""
+    units = Unit.objects.filter(Q(status=UnitStatus.FAILED) | cancelled_by_stop(run), run_id=run.pk)
     content_types = [ContentType.objects.get_for_model(resolve_model(label)) for label in models]
     if content_types:
         units = units.filter(content_type__in=content_types)
@@ -88,6 +86,15 @@ def failed_units(
     if error_codes := list(error_codes):
         units = units.filter(error_code__in=error_codes)
     return units
+
+
+def cancelled_by_stop(run: Run) -> Q:
+    """Cancelled units that a configuration stop, not an editor, kept from running."""
+    if run.status == RunStatus.FAILED and run.error_code == ErrorCode.AUTH_CONFIG:
+        # Every unit it had not done yet was cancelled because of the stop: by the stop
+        # itself, or by the janitor for units a worker gave back afterwards.
+        return Q(status=UnitStatus.CANCELLED)
+    return Q(status=UnitStatus.CANCELLED, error_code=ErrorCode.AUTH_CONFIG)
 
 
 def requeue_units(units: UnitQuerySet) -> int:

@@ -24,6 +24,7 @@ class ErrorCode(models.TextChoices):
     MANUAL_EDITS_KEPT = "manual_edits_kept", _("Target edited outside the translation pipeline")
     TARGET_LOCKED = "target_locked", _("Target page is locked")
     CANCELLED = "cancelled", _("The run was cancelled or stopped before this unit ran")
+    PARENT_NOT_TRANSLATED = "parent_not_translated", _("Its parent page failed to translate")
     # Failures.
     SOURCE_CHANGED = "source_changed", _("Source changed while it was being translated")
     SOURCE_DELETED = "source_deleted", _("Source object was deleted")

@@ -12,6 +12,7 @@ from tests import factories as f
 from tests.factories import subtree
 from wagtail_bulk_translate.localize import target_writer
 from wagtail_bulk_translate.models import Run
+from wagtail_bulk_translate.runs.controls import retry_failed
 
 pytestmark = pytest.mark.django_db
 
@@ -181,3 +182,73 @@ def test_targets_are_credited_to_the_runs_user_and_name_the_run(translate):
         named = entries.filter(action="wagtail_bulk_translate.translated")
         assert [e.data["run"] for e in named] == [run.pk]
         assert f"#{run.pk}" in named[0].message
+
+
+# --- 9.11: a child waits for a parent that can still be retried ------------------------------
+
+
+@pytest.fixture
+def parent_fails_transiently(recording_translator, conf):
+    """The translator cannot be reached whenever the "News" title is sent."""
+    conf(MAX_ATTEMPTS=2, RETRY_BACKOFF_SECONDS=0, RETRY_BACKOFF_MAX_SECONDS=0, UNITS_PER_CLAIM=1)
+
+    def unreachable(text: str) -> str:
+        raise ConnectionError("translator unreachable")
+
+    recording_translator.overrides["News"] = unreachable
+    return recording_translator
+
+
+def test_children_of_a_parent_that_failed_for_good_are_skipped_and_come_back_on_retry(
+    translate, parent_fails_transiently, task_queue, django_capture_on_commit_callbacks
+):
+    home = f.home_page("Home")
+    news = f.index_page(home, "News")
+    stories = [f.article(news, f"Story {i}") for i in range(2)]
+
+    run = translate(subtree(home))
+
+    outcomes = {u.object_id: u for u in run.units.all()}
+    assert (outcomes[str(news.pk)].status, outcomes[str(news.pk)].error_code) == (
+        "failed",
+        "translator_error",
+    )
+    for story in stories:
+        unit = outcomes[str(story.pk)]
+        assert (unit.status, unit.error_code) == ("skipped", "parent_not_translated")
+        assert "News" in unit.error_message
+    assert run.status == "partial"
+
+    parent_fails_transiently.overrides.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        queued = retry_failed(run.pk)
+    assert queued == 3  # the parent and both children
+    task_queue.drain()
+    run.refresh_from_db()
+    assert run.status == "succeeded", list(run.units.values_list("status", "error_code"))
+    for story in stories:
+        assert page_in(story, "fr").get_parent().pk == page_in(news, "fr").pk
+
+
+def test_children_wait_while_their_parent_is_being_retried(
+    translate, parent_fails_transiently, conf
+):
+    conf(MAX_ATTEMPTS=3)
+    calls = []
+
+    def unreachable_twice(text: str) -> str:
+        calls.append(text)
+        if len(calls) <= 2:
+            raise ConnectionError("translator unreachable")
+        return text.upper()
+
+    parent_fails_transiently.overrides["News"] = unreachable_twice
+    home = f.home_page("Home")
+    news = f.index_page(home, "News")
+    stories = [f.article(news, f"Story {i}") for i in range(2)]
+
+    run = translate(subtree(home))
+
+    assert run.status == "succeeded", list(run.units.values_list("status", "error_code"))
+    for story in stories:
+        assert page_in(story, "fr").get_parent().pk == page_in(news, "fr").pk

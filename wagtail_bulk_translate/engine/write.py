@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import F
 from wagtail.models import Page
 
-from ..errors import ErrorCode, UnitError
+from ..errors import ErrorCode, UnitError, UnitSkipped
 from ..localize import site_settings
 from ..localize.sources import check_complete
 from ..localize.strings import stored_translation, valid_markup
@@ -145,7 +145,10 @@ def wait_for_parent(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> bo
     """Release a new page whose parent this run has yet to write in that locale.
 
     Writing it now would make wagtail-localize create the parent as a live, untranslated
-    alias. Returns True when the unit was given back to be retried shortly.
+    alias. While the parent's unit can still succeed (pending, running, or back-off after a
+    transient failure) the child waits: returns True when it was given back to be retried
+    shortly. Once the parent's unit of this run ended without a target, the child is skipped
+    with ``parent_not_translated`` (and retrying the parent brings it back).
     """
     if work.target is not None or not isinstance(obj.instance, Page):
         return False
@@ -163,10 +166,32 @@ def wait_for_parent(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> bo
         status__in=UnitStatus.in_flight,
     ).exists()
     if not parent_pending:
+        refuse_without_parent(run, parent, work)
         return False
     claims.release_unit(work.unit, token, WAIT_SECONDS)
     work.done = True
     return True
+
+
+def refuse_without_parent(run: Run, parent: Page, work: UnitWork) -> None:
+    """Skip a page whose parent's unit in this run failed (or was skipped) for good."""
+    parent_unit = (
+        Unit.objects.filter(
+            run_id=run.pk,
+            object_key=parent.translation_key,
+            target_locale_id=work.unit.target_locale_id,
+        )
+        .exclude(status=UnitStatus.SUCCEEDED)
+        .first()
+    )
+    if parent_unit is None:
+        return
+    reason = parent_unit.error_message or parent_unit.get_status_display()
+    raise UnitSkipped(
+        ErrorCode.PARENT_NOT_TRANSLATED,
+        f"Its parent page {parent.title!r} was not translated into "
+        f"{work.unit.target_locale}: {reason} Retry the parent; this page comes back with it.",
+    )
 
 
 def write_site_setting(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:

@@ -77,15 +77,22 @@ def failed_units(
     run: Run, models: Iterable[str], locales: Iterable[str], error_codes: Iterable[str]
 ) -> UnitQuerySet:
     """The units a retry brings back: failed ones, and those a configuration stop cancelled."""
-    units = Unit.objects.filter(Q(status=UnitStatus.FAILED) | cancelled_by_stop(run), run_id=run.pk)
+    units = Unit.objects.filter(
+        Q(status=UnitStatus.FAILED) | cancelled_by_stop(run) | WAITING_FOR_PARENT, run_id=run.pk
+    )
     content_types = [ContentType.objects.get_for_model(resolve_model(label)) for label in models]
     if content_types:
         units = units.filter(content_type__in=content_types)
     if locales := list(locales):
         units = units.filter(target_locale__language_code__in=locales)
     if error_codes := list(error_codes):
-        units = units.filter(error_code__in=error_codes)
+        units = units.filter(Q(error_code__in=error_codes) | WAITING_FOR_PARENT)
     return units
+
+
+# Pages skipped because their parent failed: they come back when their parent is retried
+# (and, if it fails again, are skipped again).
+WAITING_FOR_PARENT = Q(status=UnitStatus.SKIPPED, error_code=ErrorCode.PARENT_NOT_TRANSLATED)
 
 
 def cancelled_by_stop(run: Run) -> Q:

@@ -150,3 +150,54 @@ def check_translator_options(app_configs: Any = None, **kwargs: Any) -> list[che
         checks.Error(problem.message, hint=problem.hint, id="wagtail_bulk_translate.E007")
         for problem in problems
     ]
+
+
+# Concurrent workers on SQLite: take the write lock when a transaction starts (a deferred
+# transaction that upgrades to a writer fails at once with "database is locked", whatever the
+# timeout), wait for a busy writer instead of failing, and let readers run beside the writer.
+SQLITE_MIN_TIMEOUT = 20
+SQLITE_README_OPTIONS = (
+    '"OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 30, '
+    '"init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}'
+)
+
+
+def sqlite_problems(database: dict[str, Any]) -> list[str]:
+    options = database.get("OPTIONS") or {}
+    problems = []
+    if str(options.get("transaction_mode", "")).upper() != "IMMEDIATE":
+        problems.append('"transaction_mode": "IMMEDIATE" is not set')
+    timeout = options.get("timeout")
+    if not isinstance(timeout, int | float) or timeout < SQLITE_MIN_TIMEOUT:
+        problems.append(f'"timeout" is {timeout!r} (at least {SQLITE_MIN_TIMEOUT} s needed)')
+    if "journal_mode=wal" not in str(options.get("init_command", "")).replace(" ", "").lower():
+        problems.append('"init_command" does not set "PRAGMA journal_mode=WAL"')
+    return problems
+
+
+def is_file_sqlite(database: dict[str, Any]) -> bool:
+    name = str(database.get("NAME") or "")
+    return database.get("ENGINE") == "django.db.backends.sqlite3" and not (
+        name == ":memory:" or name.startswith("file::memory:") or "mode=memory" in name
+    )
+
+
+@checks.register()
+def check_sqlite(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """Warn when SQLite lacks what concurrent workers need (runs fail "database is locked")."""
+    warnings: list[checks.CheckMessage] = []
+    for alias, database in settings.DATABASES.items():
+        if not is_file_sqlite(database):
+            continue
+        problems = sqlite_problems(database)
+        if problems:
+            warnings.append(
+                checks.Warning(
+                    f"SQLite database {alias!r} is not set up for concurrent workers: "
+                    f'{"; ".join(problems)}. Units may fail with "database is locked".',
+                    hint=f"Add to DATABASES[{alias!r}]: {SQLITE_README_OPTIONS} (see the "
+                    "README's install section), or use PostgreSQL.",
+                    id="wagtail_bulk_translate.W003",
+                )
+            )
+    return warnings

@@ -252,3 +252,51 @@ def test_children_wait_while_their_parent_is_being_retried(
     assert run.status == "succeeded", list(run.units.values_list("status", "error_code"))
     for story in stories:
         assert page_in(story, "fr").get_parent().pk == page_in(news, "fr").pk
+
+
+# --- 9.10: a busy database never uses up a unit's attempts ----------------------------------
+
+
+def test_busy_database_errors_are_retried_without_using_up_attempts(translate, conf, monkeypatch):
+    from django.db import OperationalError
+
+    from wagtail_bulk_translate.engine import write
+
+    conf(MAX_ATTEMPTS=1, RETRY_BACKOFF_SECONDS=0, RETRY_BACKOFF_MAX_SECONDS=0)
+    original = write.write_target
+    busy = {"left": 5}
+
+    def sometimes_locked(*args, **kwargs):
+        if busy["left"]:
+            busy["left"] -= 1
+            raise OperationalError("database is locked")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(write, "write_target", sometimes_locked)
+    home = f.home_page("Home")
+    f.article(f.index_page(home, "News"), "Story")
+
+    run = translate(subtree(home))
+
+    assert busy["left"] == 0
+    assert run.status == "succeeded", list(run.units.values_list("status", "error_message"))
+    assert set(run.units.values_list("attempts", flat=True)) == {1}
+
+
+def test_other_database_errors_still_use_up_attempts(translate, conf, monkeypatch):
+    from django.db import OperationalError
+
+    from wagtail_bulk_translate.engine import write
+
+    conf(MAX_ATTEMPTS=2, RETRY_BACKOFF_SECONDS=0, RETRY_BACKOFF_MAX_SECONDS=0)
+
+    def broken(*args, **kwargs):
+        raise OperationalError("no such column: demo_articlepage.subtitle")
+
+    monkeypatch.setattr(write, "write_target", broken)
+    home = f.home_page("Home")
+
+    run = translate(subtree(home))
+
+    unit = run.units.get()
+    assert (unit.status, unit.attempts) == ("failed", 2)

@@ -8,6 +8,7 @@ to pending with exponential back-off until its attempts run out; anything else f
 from __future__ import annotations
 
 import logging
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -42,6 +43,23 @@ class Failure:
     code: str
     message: str
     transient: bool = False
+    # The database was busy (locked, deadlocked): nothing is wrong with the unit, so retrying
+    # it does not use up an attempt.
+    busy: bool = False
+
+
+# What SQLite and PostgreSQL say when another transaction holds what this one needs.
+BUSY_DATABASE_MARKERS = (
+    "database is locked",
+    "database table is locked",
+    "deadlock detected",
+    "could not serialize access",
+    "lock timeout",
+    "could not obtain lock",
+)
+# How long a unit that met a busy database waits before it is claimed again, at most: the
+# first retry back-off step if shorter. Jitter keeps workers that collided from colliding again.
+BUSY_RETRY_SECONDS = 1.0
 
 
 def guard_errors(claim: Claim, works: list[UnitWork], step: Callable[[], None]) -> None:
@@ -62,7 +80,10 @@ def guard_errors(claim: Claim, works: list[UnitWork], step: Callable[[], None]) 
         failure = describe_exception(err)
         if failure.code == ErrorCode.INTERNAL_ERROR:
             logger.exception("Run %s: unexpected error in a unit", claim.run.pk)
-        if failure.transient:
+        if failure.busy:
+            logger.info("Run %s: database busy, units retried (%s)", claim.run.pk, err)
+            release_busy_units(claim.token, works)
+        elif failure.transient:
             claim.transient_failures += 1
             retry_units(claim.token, works, failure)
         else:
@@ -81,6 +102,23 @@ def retry_units(token: str, works: list[UnitWork], failure: Failure) -> None:
         if not work.done:
             retry_later(work, token, failure)
             work.done = True
+
+
+def release_busy_units(token: str, works: list[UnitWork]) -> None:
+    for work in works:
+        if not work.done:
+            claims.release_unit(work.unit, token, busy_delay_seconds())
+            work.done = True
+
+
+def busy_delay_seconds() -> float:
+    base = min(BUSY_RETRY_SECONDS, get_settings().RETRY_BACKOFF_SECONDS)
+    return base * (1 + random.random())
+
+
+def is_busy_database(err: OperationalError) -> bool:
+    text = str(err).lower()
+    return any(marker in text for marker in BUSY_DATABASE_MARKERS)
 
 
 def backoff_seconds(attempts: int) -> float:
@@ -117,8 +155,11 @@ def describe_exception(err: Exception) -> Failure:
             f"The translated object is invalid — a value does not fit its field ({err}).",
         )
     if isinstance(err, OperationalError):
-        # Lock timeouts, deadlocks, serialization failures: the database was busy.
-        return Failure(ErrorCode.INTERNAL_ERROR, f"The database was busy ({err}).", True)
+        if is_busy_database(err):
+            # Lock timeouts, deadlocks, serialization failures: retried for free.
+            return Failure(ErrorCode.INTERNAL_ERROR, f"The database was busy ({err}).", True, True)
+        # A lost connection, a missing column: may pass, but counts as an attempt.
+        return Failure(ErrorCode.INTERNAL_ERROR, f"Database error ({err}).", True)
     if isinstance(err, (ConnectionError, TimeoutError)):
         return Failure(
             ErrorCode.TRANSLATOR_ERROR, f"The translator could not be reached ({err}).", True

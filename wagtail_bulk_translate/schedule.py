@@ -112,3 +112,18 @@ def next_janitor_sweep(token: str) -> None:
 
 def revert_in_background(run_id: int) -> None:
     enqueue("revert_units", run_id)
+
+
+# --- Wagtail's own tasks -----------------------------------------------------------------------
+
+
+def update_reference_index(instance: Any) -> None:
+    """Queue Wagtail's reference-index update of an object the engine wrote with Wagtail's
+    automatic updates off (on Wagtail's own backend and queue, as its signal handler would)."""
+    from wagtail.models import ReferenceIndex
+    from wagtail.tasks import update_reference_index_task
+
+    if ReferenceIndex.is_indexed(type(instance)):
+        update_reference_index_task.enqueue(
+            instance._meta.app_label, instance._meta.model_name, str(instance.pk)
+        )

@@ -274,9 +274,13 @@ def test_busy_database_errors_are_retried_without_using_up_attempts(translate, c
 
     monkeypatch.setattr(write, "write_target", sometimes_locked)
     home = f.home_page("Home")
-    f.article(f.index_page(home, "News"), "Story")
+    f.category("Travel")
 
-    run = translate(subtree(home))
+    # Objects without parents to wait for: every retry is the busy database's.
+    run = translate(
+        {"pages": [{"id": home.pk, "descendants": False}], "snippets": ["demo.Category"]},
+        ("fr", "de"),
+    )
 
     assert busy["left"] == 0
     assert run.status == "succeeded", list(run.units.values_list("status", "error_message"))
@@ -300,3 +304,88 @@ def test_other_database_errors_still_use_up_attempts(translate, conf, monkeypatc
 
     unit = run.units.get()
     assert (unit.status, unit.attempts) == ("failed", 2)
+
+
+# --- 9.15: Wagtail's reference-index tasks after writing pages with inline children ---------
+
+
+def run_wagtail_reference_tasks(task_queue, indexed: list | None = None) -> list[str]:
+    """Run the reference-index tasks Wagtail queued; returns the errors they raised."""
+    errors = []
+    for result in list(task_queue.backend.results):
+        if result.task.name != "update_reference_index_task":
+            continue
+        task_queue.backend.results.remove(result)
+        if indexed is not None:
+            indexed.append(tuple(result.args))
+        try:
+            result.task.func(*result.args, **result.kwargs)
+        except Exception as err:  # collected for the assertion
+            errors.append(f"{type(err).__name__}: {err} {result.args}")
+    return errors
+
+
+def replace_inline_children(monkeypatch) -> None:
+    """Copy inline children as wagtail-localize does for a model that is not translatable.
+
+    (e.g. bakerydemo's ``BlogPersonRelationship``): new rows each time, the old ones deleted.
+    The demo's only inline model is translatable, whose rows wagtail-localize keeps.
+    """
+    original = target_writer.copy_synchronised_fields
+
+    def copy(source, target):
+        original(source, target)
+        if hasattr(target, "faqs"):
+            source.copy_child_relation("faqs", target)  # pk None: rows are replaced on save
+
+    monkeypatch.setattr(target_writer, "copy_synchronised_fields", copy)
+
+
+@pytest.mark.parametrize("publish_policy", ["publish", "draft"])
+@pytest.mark.parametrize("replaced", [False, True], ids=["kept", "replaced"])
+def test_reference_index_tasks_after_writing_inline_children_all_succeed(
+    start, task_queue, recording_translator, monkeypatch, publish_policy, replaced
+):
+    from demo.models import LandingPage, LandingPageFAQ
+
+    if replaced:
+        replace_inline_children(monkeypatch)
+
+    home = f.home_page("Home")
+    landing = home.add_child(instance=LandingPage(title="Landing"))
+    for i in range(3):
+        LandingPageFAQ.objects.create(page=landing, question=f"Why {i}?", answer=f.rich("Because"))
+    landing.save_revision().publish()
+    task_queue.clear()
+
+    def run_and_index(mode: str) -> list[str]:
+        run = start(
+            scope=subtree(home),
+            source_locale="en",
+            target_locales=["fr"],
+            mode=mode,
+            publish_policy=publish_policy,
+        )
+        errors = []
+        while any(
+            r.task.module_path.startswith("wagtail_bulk_translate.") for r in task_queue.pending()
+        ):
+            task_queue.run_first(
+                next(
+                    r.task.name
+                    for r in task_queue.pending()
+                    if r.task.module_path.startswith("wagtail_bulk_translate.")
+                )
+            )
+        indexed: list = []
+        errors += run_wagtail_reference_tasks(task_queue, indexed)
+        run.refresh_from_db()
+        assert run.status == "succeeded"
+        # The target itself is indexed (with its inline children) after the write.
+        assert ("demo", "landingpage", str(page_in(landing, "fr").pk)) in indexed
+        return errors
+
+    assert run_and_index("changed") == []
+    assert run_and_index("refresh") == []
+    target = page_in(landing, "fr")
+    assert target.faqs.count() == 3

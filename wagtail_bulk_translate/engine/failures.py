@@ -11,9 +11,12 @@ import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import DataError, OperationalError
+from django.db.models import F
+from django.db.models.functions import Now
 
 from ..conf import get_settings
 from ..errors import (
@@ -105,10 +108,19 @@ def retry_units(token: str, works: list[UnitWork], failure: Failure) -> None:
 
 
 def release_busy_units(token: str, works: list[UnitWork]) -> None:
+    """Back to pending, the attempt not counted, claimable again after a short delay."""
     for work in works:
-        if not work.done:
-            claims.release_unit(work.unit, token, busy_delay_seconds())
-            work.done = True
+        if work.done:
+            continue
+        delay = busy_delay_seconds()
+        claims.held(work.unit, token).update(
+            status=UnitStatus.PENDING,
+            attempts=F("attempts") - 1,
+            lease_token=None,
+            lease_expires_at=None,
+            available_after=Now() + timedelta(seconds=delay) if delay else None,
+        )
+        work.done = True
 
 
 def busy_delay_seconds() -> float:

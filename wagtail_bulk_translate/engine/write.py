@@ -10,7 +10,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import F
 from wagtail.models import Page
+from wagtail.signal_handlers import disable_reference_index_auto_update
 
+from .. import schedule
 from ..errors import ErrorCode, UnitError, UnitSkipped
 from ..localize import site_settings
 from ..localize.sources import check_complete
@@ -53,13 +55,21 @@ def write_unit(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
         check_source_unchanged(obj)
         check_complete(obj.source, work.unit.target_locale)
         before = TargetSnapshot.of(work.target)
-        written = write_target(
-            obj.source,
-            work.unit.target_locale,
-            user=run.created_by,
-            publish=publish,
-            run_id=run.pk,
-        )
+        # Writing a target may save its inline (ParentalKey) children several times, and
+        # replace their rows (wagtail-localize copies children of models that are not
+        # translatable as new rows). Wagtail would queue a reference-index task per child row
+        # saved, and the tasks for rows replaced before they run fail with DoesNotExist: index
+        # the target once, after commit, instead.
+        with disable_reference_index_auto_update():
+            written = write_target(
+                obj.source,
+                work.unit.target_locale,
+                user=run.created_by,
+                publish=publish,
+                run_id=run.pk,
+            )
+        target = written.instance
+        transaction.on_commit(lambda: schedule.update_reference_index(target))
         state = RevertState(
             before=before,
             written=row_fingerprint(written.instance),

@@ -3,7 +3,10 @@ import signal
 
 from django.apps import AppConfig
 
-CRASH_POINTS = ("before_translate", "after_translate", "during_write")
+CRASH_POINTS = ("before_translate", "after_translate", "during_write", "slow_parent_write")
+# How long "slow_parent_write" holds the write of an existing index page (between loading it and
+# saving it), so other workers add children under it meanwhile.
+SLOW_WRITE_SECONDS = 3
 
 
 def crash_once(point: str) -> None:
@@ -16,6 +19,23 @@ def crash_once(point: str) -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
+def slow_down_parent_writes() -> None:
+    import time
+
+    from demo.models import ArticleIndexPage
+    from wagtail_bulk_translate.localize import target_writer
+
+    original_ingest = target_writer.ingest_segments
+
+    def ingest_segments(source, target, *args, **kwargs):
+        result = original_ingest(source, target, *args, **kwargs)
+        if isinstance(target, ArticleIndexPage) and target.pk is not None:
+            time.sleep(SLOW_WRITE_SECONDS)
+        return result
+
+    target_writer.ingest_segments = ingest_segments
+
+
 class CrashPointsConfig(AppConfig):
     name = "tests.e2e.crash_points"
     label = "crash_points"
@@ -26,7 +46,9 @@ class CrashPointsConfig(AppConfig):
         point = os.environ.get("WBT_CRASH_AT", "")
         if point not in CRASH_POINTS:
             raise RuntimeError(f"WBT_CRASH_AT must be one of {CRASH_POINTS}, not {point!r}")
-        if point == "before_translate":
+        if point == "slow_parent_write":
+            slow_down_parent_writes()
+        elif point == "before_translate":
             original_call = translate.call_translator
 
             def call_translator(*args, **kwargs):

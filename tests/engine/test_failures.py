@@ -148,7 +148,8 @@ def test_transient_error_is_retried_and_the_unit_succeeds(
 
     unit = unit_of(run, site.story)
     assert unit.status == UnitStatus.SUCCEEDED
-    assert unit.attempts == 2
+    # A busy database is not the unit's fault: its retry does not use up an attempt.
+    assert unit.attempts == (1 if isinstance(error, OperationalError) else 2)
     assert unit.error_code == ""
     assert unit.error_message == ""
     assert times_sent(recording_translator, "Story 0") == 2

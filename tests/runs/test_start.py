@@ -20,6 +20,8 @@ pytestmark = pytest.mark.django_db
 LONG_TITLE = "x" * 300  # Page.title is max_length=255: the translated page cannot validate
 
 SUMMARY_KEYS = {
+    "tree_repairs",
+    "translator_change",
     "id",
     "status",
     "mode",

@@ -29,7 +29,7 @@ def warnings_for(settings, database: dict) -> list:
 def test_plain_sqlite_gets_one_warning_naming_every_missing_option(settings):
     found = warnings_for(settings, sqlite())
 
-    assert [m.id for m in found] == ["wagtail_bulk_translate.W003"]
+    assert [m.id for m in found] == ["wagtail_bulk_translate.W007"]
     text = found[0].msg + found[0].hint
     for option in ("transaction_mode", "IMMEDIATE", "timeout", "journal_mode=WAL"):
         assert option in text

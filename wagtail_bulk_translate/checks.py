@@ -197,7 +197,7 @@ def check_sqlite(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMes
                     f'{"; ".join(problems)}. Units may fail with "database is locked".',
                     hint=f"Add to DATABASES[{alias!r}]: {SQLITE_README_OPTIONS} (see the "
                     "README's install section), or use PostgreSQL.",
-                    id="wagtail_bulk_translate.W003",
+                    id="wagtail_bulk_translate.W007",
                 )
             )
     return warnings

@@ -199,6 +199,16 @@ class Run(models.Model):
     def is_finished(self) -> bool:
         return self.status in RunStatus.terminal
 
+    @property
+    def is_reverting(self) -> bool:
+        """A revert was started and its background task has not finished it yet."""
+        return self.reverted_at is not None and self.status != RunStatus.REVERTED
+
+    @property
+    def is_settled(self) -> bool:
+        """Nothing more will change without an editor: finished and not being reverted."""
+        return self.is_finished and not self.is_reverting
+
     def unit_counts(self) -> dict[str, int]:
         """Units per status, every status present (one grouped query)."""
         counts = dict.fromkeys(UnitStatus.values, 0)

@@ -29,6 +29,8 @@ PLUGIN_CHECKS = (
     bt_checks.check_pseudo_translator,
     bt_checks.check_content_languages,
     bt_checks.check_target_locales,
+    bt_checks.check_excluded_fields,
+    bt_checks.check_site_locales,
 )
 
 
@@ -577,3 +579,51 @@ def test_e009_malformed_translator_options_crash_no_other_check(settings):
     settings.DEBUG = False
 
     assert ids() == ["wagtail_bulk_translate.E009"]
+
+
+# --- E012, E013: EXCLUDE_FIELDS and SITE_LOCALES name what exists -------------------------
+
+
+@pytest.mark.parametrize(
+    ("excluded", "expected"),
+    [
+        (
+            {"demo.Testimonials": ["author"]},
+            "'demo.Testimonials', which is not an installed model.",
+        ),
+        (
+            {"demo.testimonial": ["author"]},
+            "which is not an installed model: did you mean 'demo.Testimonial'?",
+        ),
+        ({"Testimonial": ["author"]}, "'Testimonial', which is not an installed model."),
+        ({"demo.Testimonial": ["authors"]}, "has no field 'authors': did you mean 'author'?"),
+        ({"demo.Testimonial": ["zzz.heading"]}, "has no field 'zzz'."),
+    ],
+)
+def test_e012_exclude_fields_names_a_model_or_field_that_does_not_exist(
+    settings, excluded, expected
+):
+    settings.WAGTAIL_BULK_TRANSLATE = {"EXCLUDE_FIELDS": excluded}
+
+    message = only("wagtail_bulk_translate.E012")
+
+    assert message.level == checks.ERROR
+    assert expected in message.msg
+
+
+def test_no_e012_for_existing_models_fields_and_block_paths(settings):
+    settings.WAGTAIL_BULK_TRANSLATE = {
+        "EXCLUDE_FIELDS": {"demo.Testimonial": ["author"], "demo.ArticlePage": ["body.quote"]}
+    }
+
+    assert ids() == []
+
+
+def test_e013_site_locales_maps_a_site_to_a_language_that_is_not_a_content_language(settings):
+    settings.WAGTAIL_BULK_TRANSLATE = {"SITE_LOCALES": {"fr.localhost": "fr", "it.localhost": "it"}}
+
+    message = only("wagtail_bulk_translate.E013")
+
+    assert message.level == checks.ERROR
+    assert "['SITE_LOCALES']['it.localhost'] is 'it'" in message.msg
+    assert "WAGTAIL_CONTENT_LANGUAGES" in message.hint

@@ -1,4 +1,4 @@
-"""The WAGTAIL_BULK_TRANSLATE settings dict: documented defaults, overrides, unknown keys, cache."""
+"""The WAGTAIL_BULK_TRANSLATE settings dict: declarations, README reference, overrides, cache."""
 
 from __future__ import annotations
 

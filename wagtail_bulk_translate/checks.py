@@ -7,13 +7,14 @@ from typing import Any
 from django.apps import apps
 from django.conf import settings
 from django.core import checks
-from django.db import DatabaseError
+from django.db import DatabaseError, models
 from wagtail.coreutils import get_content_languages
 from wagtail.models import Locale
 
 from .compat import DummyBackend, InvalidTaskBackend, task_backends
 from .conf import get_settings, setting_problems
-from .conf_rules import Problem
+from .conf_rules import Problem, nearest_key
+from .scope.definition import model_label
 from .translators.loading import (
     NotATranslatorError,
     TranslatorLoadError,
@@ -94,7 +95,82 @@ def check_translator(app_configs: Any = None, **kwargs: Any) -> list[checks.Chec
 
 
 def translator_setting_has_problems() -> bool:
-    return any(problem.path.startswith("['TRANSLATOR']") for problem in setting_problems())
+    return key_has_problems("TRANSLATOR")
+
+
+def key_has_problems(key: str) -> bool:
+    return any(problem.path.startswith(f"[{key!r}]") for problem in setting_problems())
+
+
+@checks.register()
+def check_excluded_fields(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """EXCLUDE_FIELDS is looked up by exact model label and field: a typo sends the field."""
+    if key_has_problems("EXCLUDE_FIELDS"):
+        return []  # its shape is reported by check_settings
+    errors: list[checks.CheckMessage] = []
+    for label, names in get_settings().EXCLUDE_FIELDS.items():
+        model = find_model(label)
+        if model is None or model_label(model) != label:
+            guess = f": did you mean {model_label(model)!r}?" if model else "."
+            errors.append(
+                checks.Error(
+                    f"WAGTAIL_BULK_TRANSLATE['EXCLUDE_FIELDS'] names {label!r}, which is not "
+                    f"an installed model{guess}",
+                    hint="Name models as 'app_label.ModelName' (the model's class name).",
+                    id="wagtail_bulk_translate.E012",
+                )
+            )
+            continue
+        errors += unknown_excluded_fields(model, label, names)
+    return errors
+
+
+def find_model(label: str) -> type[models.Model] | None:
+    try:
+        return apps.get_model(label)
+    except (LookupError, ValueError):
+        return None
+
+
+def unknown_excluded_fields(
+    model: type[models.Model], label: str, names: list[str]
+) -> list[checks.CheckMessage]:
+    fields = [field.name for field in model._meta.get_fields()]
+    errors: list[checks.CheckMessage] = []
+    for name in names:
+        field_name = name.split(".", 1)[0]  # "body.heading": a block inside the body field
+        if field_name in fields:
+            continue
+        guess = nearest_key(field_name, fields)
+        errors.append(
+            checks.Error(
+                f"WAGTAIL_BULK_TRANSLATE['EXCLUDE_FIELDS'][{label!r}] names {name!r}, but "
+                f"{label} has no field {field_name!r}"
+                + (f": did you mean {guess!r}?" if guess else "."),
+                hint=f"Fields of {label}: {', '.join(sorted(fields))}.",
+                id="wagtail_bulk_translate.E012",
+            )
+        )
+    return errors
+
+
+@checks.register()
+def check_site_locales(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """A site mapped to a language that is not a content language would be silently skipped."""
+    if key_has_problems("SITE_LOCALES"):
+        return []
+    languages = get_content_languages()
+    return [
+        checks.Error(
+            f"WAGTAIL_BULK_TRANSLATE['SITE_LOCALES'][{site!r}] is {code!r}, which is not in "
+            "WAGTAIL_CONTENT_LANGUAGES.",
+            hint=f"Use one of {', '.join(languages)}, or add {code!r} to "
+            "WAGTAIL_CONTENT_LANGUAGES.",
+            id="wagtail_bulk_translate.E013",
+        )
+        for site, code in get_settings().SITE_LOCALES.items()
+        if code not in languages
+    ]
 
 
 @checks.register()

@@ -9,6 +9,7 @@ server that does not run the checks).
 from __future__ import annotations
 
 import pytest
+from django.core.management import CommandError, call_command
 
 from tests import factories as f
 from tests.translator_doubles import translator_setting
@@ -98,4 +99,17 @@ def test_a_translator_class_that_cannot_translate_is_refused_with_a_clear_messag
         start(scope=page_tree, source_locale="en", target_locales=["fr"])
 
     assert message in str(refused.value)
+    assert not Run.objects.exists()
+
+
+@pytest.mark.parametrize("estimate", [False, True], ids=["start", "estimate"])
+def test_the_command_line_refuses_it_with_the_message_and_exit_code_2(
+    page_tree, deepl_without_a_key, estimate
+):
+    args = ["bulk_translate", "start", "--all", "--locales", "fr"]
+    with pytest.raises(CommandError) as refused:
+        call_command(*args, *(["--estimate"] if estimate else []))
+
+    assert "DEEPL_AUTH_KEY" in str(refused.value)
+    assert refused.value.returncode == 2
     assert not Run.objects.exists()

@@ -29,7 +29,7 @@ from ..scope.definition import Scope, model_label, validate_scope
 from ..scope.enumeration import ScopedObject, iter_scope
 from ..translators.base import Usage
 from ..translators.loading import build_translator, pinned_translator
-from .start import resolve_locale, resolve_targets
+from .start import refuse_incomplete_configuration, resolve_locale, resolve_targets
 
 DEFAULT_SAMPLE_SIZE = 200
 
@@ -90,6 +90,7 @@ def preflight(
     source = resolve_locale(source_locale)
     targets = resolve_targets(target_locales, source)
     validate_scope(scope, source)
+    refuse_incomplete_configuration()
     objects = list(iter_scope(scope, source))
     objects_by_model, units_by_model = count_by_model(objects, targets)
     sample = spread_sample(objects, sample_size)

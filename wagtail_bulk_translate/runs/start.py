@@ -9,11 +9,16 @@ from django.db import models, transaction
 from wagtail.models import Locale
 
 from .. import schedule
-from ..conf import get_settings
+from ..conf import get_settings, setting_problems
 from ..errors import RunConfigurationError
 from ..models import ContentSource, Mode, PublishPolicy, Run, SlugPolicy
 from ..scope.definition import Scope, validate_scope
-from ..translators.loading import build_translator, pinned_translator
+from ..translators.loading import (
+    TranslatorLoadError,
+    build_translator,
+    configured_translator_problems,
+    pinned_translator,
+)
 
 
 def resolve_locale(value: Locale | str) -> Locale:
@@ -75,6 +80,7 @@ def start_run(
     if canary_size is not None and canary_size < 1:
         raise RunConfigurationError("A canary needs at least one unit.")
     validate_scope(scope, source)
+    refuse_incomplete_configuration()
     translator_class, translator_options = pinned_translator()
     refuse_unsupported_locales(translator_class, translator_options, source, targets)
     with transaction.atomic():
@@ -94,6 +100,24 @@ def start_run(
         run.target_locales.set(targets)
         transaction.on_commit(lambda: schedule.start_coordinator(run.pk))
     return run
+
+
+def refuse_incomplete_configuration() -> None:
+    """Refuse a run that could not work: settings the system checks call wrong, or a translator
+    missing what it needs (DeepL without a key: only a warning for other commands)."""
+    wrong = setting_problems()
+    if wrong:
+        raise RunConfigurationError(" ".join(f"{p.message} {p.hint}" for p in wrong))
+    try:
+        missing = configured_translator_problems()
+    except TranslatorLoadError as err:
+        raise RunConfigurationError(str(err)) from err
+    except (KeyError, TypeError, AttributeError, ValueError) as err:
+        raise RunConfigurationError(
+            f"The machine translator setting is malformed ({err!r}): see `manage.py check`."
+        ) from err
+    if missing:
+        raise RunConfigurationError(" ".join(f"{p.message} {p.hint}" for p in missing))
 
 
 def refuse_unsupported_locales(

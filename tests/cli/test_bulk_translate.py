@@ -18,6 +18,8 @@ from django.core.management.base import CommandError
 from django.db import connection
 
 from tests import factories as f
+from wagtail_bulk_translate.management.cli import controls as controls_module
+from wagtail_bulk_translate.management.cli import waiting as waiting_module
 from wagtail_bulk_translate.management.commands import bulk_translate as command_module
 from wagtail_bulk_translate.models import Run, RunStatus, Unit, UnitStatus
 
@@ -79,7 +81,8 @@ def waiting(monkeypatch, task_queue):
             time.sleep(0.01)
 
         fake = types.SimpleNamespace(monotonic=time.monotonic, sleep=sleep)
-        monkeypatch.setattr(command_module, "time", fake)
+        monkeypatch.setattr(waiting_module, "time", fake)
+        monkeypatch.setattr(controls_module, "time", fake)
         return sleeps
 
     return _configure
@@ -127,12 +130,10 @@ BAD_START_ARGUMENTS = [
     ("object-not-translatable", "--object auth.Group:1 --locales fr", "auth.Group cannot be"),
     ("snippets-not-translatable", "--snippets auth.Group --locales fr", "auth.Group cannot be"),
     ("snippets-unknown-model", "--snippets demo.Category,demo.Nope --locales fr", "'demo.Nope'"),
-    ("settings-not-a-setting", "--settings demo.Category --locales fr", "not a settings model"),
+    ("settings-not-a-setting", "--setting-models demo.Category --locales fr", "not a settings"),
     ("subtree-missing", "--subtree 999999 --locales fr", "Page 999999 does not exist"),
     ("page-missing", "--page 999999 --locales fr", "Page 999999 does not exist"),
     ("exclude-unknown-model", "--all --exclude demo.Nope --locales fr", "'demo.Nope'"),
-    ("canary-0", "--all --locales fr --canary 0", "at least one unit"),
-    ("canary-negative", "--all --locales fr --canary -3", "at least one unit"),
 ]
 
 
@@ -165,13 +166,18 @@ def test_status_of_an_unknown_run_exits_2(three_pages, run_command, bad_argument
     run_command("start", "--page", str(three_pages.home.pk), "--locales", "fr")
     missing = Run.objects.get().pk + 1000
 
-    assert bad_arguments("status", str(missing)) == f"Run {missing} does not exist."
+    message = bad_arguments("status", str(missing))
+
+    assert message.startswith(f"Run {missing} does not exist.")
+    assert "bulk_translate list" in message
 
 
-def test_status_of_run_0_is_not_the_latest_run(three_pages, run_command, bad_arguments):
-    run_command("start", "--page", str(three_pages.home.pk), "--locales", "fr")
+def test_status_of_run_0_is_refused_not_taken_for_the_latest_run(capsys):
+    with pytest.raises(SystemExit) as excinfo:
+        parser_for_command_line().parse_args(["status", "0"])
 
-    assert bad_arguments("status", "0") == "Run 0 does not exist."
+    assert excinfo.value.code == 2
+    assert "a run id must be between 1 and 2147483647, got 0" in capsys.readouterr().err
 
 
 def test_status_without_any_run_exits_2(bad_arguments):
@@ -187,6 +193,8 @@ def test_status_without_any_run_exits_2(bad_arguments):
         (["start", "--all"], "--locales"),
         (["start", "--subtree", "home", "--locales", "fr"], "invalid int value"),
         (["start", "--all", "--locales", "fr", "--canary", "many"], "invalid int value"),
+        (["start", "--all", "--locales", "fr", "--canary", "0"], "--canary must be between 1"),
+        (["start", "--all", "--locales", "fr", "--canary", "-3"], "--canary must be between 1"),
         (["status", "latest"], "invalid int value"),
         (["translate"], "invalid choice"),
         ([], "required"),
@@ -215,7 +223,7 @@ def test_argparse_errors_exit_2_through_call_command_too(three_pages, capsys):
 
 
 def test_start_all_creates_one_run_over_the_whole_site(three_pages, run_command, task_queue):
-    _out, err = run_command("start", "--all", "--locales", "fr,de")
+    out, _err = run_command("start", "--all", "--locales", "fr,de")
 
     run = Run.objects.get()
     assert run.source_locale.language_code == "en"
@@ -228,7 +236,7 @@ def test_start_all_creates_one_run_over_the_whole_site(three_pages, run_command,
     assert set(run.scope["settings"]) == {"demo.SiteBranding", "demo.SocialLinks"}
     assert run.scope["objects"] == []
     assert run.scope["exclude_models"] == []
-    assert f"status {run.pk}" in err
+    assert f"status {run.pk}" in out
     assert task_queue.names().count("coordinate_run") == 1
 
 
@@ -268,7 +276,7 @@ def test_scope_flags_build_the_scope(three_pages, run_command):
         "start",
         *("--subtree", str(three_pages.news.pk), "--page", str(three_pages.home.pk)),
         *("--snippets", "demo.Category,demo.Testimonial", "--snippets", "demo.FooterText"),
-        *("--settings", "demo.SiteBranding", "--object", f"demo.Category:{travel.pk}"),
+        *("--setting-models", "demo.SiteBranding", "--object", f"demo.Category:{travel.pk}"),
         *("--exclude", "demo.ArticlePage", "--locales", "fr"),
     )
 
@@ -284,11 +292,14 @@ def test_scope_flags_build_the_scope(three_pages, run_command):
     }
 
 
-def test_without_wait_start_returns_at_once_and_prints_nothing_on_stdout(three_pages, run_command):
+def test_without_wait_start_returns_at_once_saying_how_to_follow_the_run(three_pages, run_command):
     out, err = run_command("start", "--page", str(three_pages.home.pk), "--locales", "fr")
 
-    assert out == ""
-    assert "Started" in err
+    run = Run.objects.get()
+    assert out.startswith(f"Started run #{run.pk}")
+    assert f"bulk_translate status {run.pk}" in out
+    assert err == ""
+    assert run.status == RunStatus.PENDING
 
 
 # --- status ----------------------------------------------------------------------------------
@@ -381,15 +392,15 @@ def test_status_names_the_reasons_of_failed_units(
 def test_wait_until_succeeded_exits_0_and_prints_the_summary(three_pages, waiting):
     sleeps = waiting(drain=True)
 
-    code, out, err = run_waiting(
+    code, out, _err = run_waiting(
         "start", "--subtree", str(three_pages.home.pk), "--locales", "fr,de"
     )
 
     assert code == 0
     assert sleeps, "the command returned before the run was processed"
     assert Run.objects.get().status == RunStatus.SUCCEEDED
-    assert out.splitlines()[0].endswith(": succeeded")
-    assert "6/6 units" in err
+    assert "Run #" in out and ": succeeded" in out
+    assert "6/6 units" in out
 
 
 def test_wait_json_prints_only_json_on_stdout(three_pages, waiting):
@@ -457,7 +468,7 @@ def test_wait_gives_up_after_the_timeout_with_exit_5(three_pages, waiting):
     assert time.monotonic() - started < 5
     assert sleeps
     assert "--timeout" in err
-    assert out == ""
+    assert "(changed):" not in out  # no summary: the run has not ended
     assert Run.objects.get().status in RunStatus.active
 
 

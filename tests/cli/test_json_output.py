@@ -13,7 +13,6 @@ from wagtail_bulk_translate.models import Run, RunStatus
 pytestmark = pytest.mark.django_db
 
 
-
 def start_and_drain(run_command, task_queue, *args):
     run_command("start", *args)
     task_queue.drain()
@@ -24,6 +23,7 @@ def start_and_drain(run_command, task_queue, *args):
 def partial_run(three_pages, run_command, task_queue, recording_translator, conf):
     """A finished run of the three pages into fr whose article failed (then can succeed)."""
     conf(UNITS_PER_CLAIM=1)  # one object per claim: a failing text fails its object only
+
     def refuse(text):
         raise TranslatorError("The translator refused this text.")
 

@@ -7,7 +7,9 @@ import json
 
 import pytest
 from django.utils import timezone
+from wagtail.models import Site
 
+from demo.models import SocialLinks
 from tests.cli.conftest import run_waiting
 from wagtail_bulk_translate.errors import TranslatorError
 from wagtail_bulk_translate.management.cli import waiting as waiting_module
@@ -170,3 +172,27 @@ def test_no_hint_while_a_new_run_may_still_be_picked_up(three_pages, run_command
     run_command("start", "--page", str(three_pages.home.pk), "--locales", "fr")
 
     assert "No worker" not in run_command("status")[0]
+
+
+def test_start_and_status_name_what_cannot_be_translated(three_pages, run_command):
+    row = SocialLinks.objects.create(site=Site.objects.get(is_default_site=True))
+
+    out, _err = run_command("start", "--object", f"demo.SocialLinks:{row.pk}", "--locales", "fr")
+    status = json.loads(run_command("status", "--json")[0])
+
+    assert "Left out: demo.SocialLinks cannot be translated" in out
+    assert "SITE_LOCALES" in out
+    assert [item["model"] for item in status["untranslatable"]] == ["demo.SocialLinks"]
+    assert "cannot translate demo.SocialLinks" in run_command("status")[0]
+
+
+def test_status_counts_objects_with_unpublished_changes(three_pages, run_command, task_queue):
+    run_command("start", "--subtree", str(three_pages.home.pk), "--locales", "fr")
+    task_queue.drain()
+    three_pages.article.title = "A louder story"
+    three_pages.article.save_revision()
+
+    out, _err = run_command("status")
+
+    assert "content translated: live (--content live); 1 object(s) have unpublished changes" in out
+    assert json.loads(run_command("status", "--json")[0])["unpublished_changes"] == 1

@@ -26,6 +26,7 @@ SUMMARY_KEYS = {
     "canary",
     "canary_size",
     "publish_policy",
+    "content_source",
     "source_locale",
     "target_locales",
     "enumeration_done",

@@ -52,6 +52,22 @@ def check_choice(value: str, choices: type[models.TextChoices], name: str) -> No
         raise RunConfigurationError(f"Unknown {name} {value!r}: choose one of {', '.join(values)}.")
 
 
+# Run.canary_size is a 32-bit integer column (PostgreSQL's ``integer``).
+MAX_CANARY_SIZE = 2_147_483_647
+
+
+def check_canary_size(canary_size: int | None) -> None:
+    if canary_size is None:
+        return
+    if canary_size < 1:
+        raise RunConfigurationError("A canary needs at least one unit.")
+    if canary_size > MAX_CANARY_SIZE:
+        raise RunConfigurationError(
+            f"A canary of {canary_size} units is more than any run holds (at most "
+            f"{MAX_CANARY_SIZE}): leave the canary out to translate everything."
+        )
+
+
 def start_run(
     *,
     scope: Scope | dict[str, Any],
@@ -77,8 +93,7 @@ def start_run(
     check_choice(content_source, ContentSource, "content source")
     slug_policy = get_settings().SLUG_POLICY
     check_choice(slug_policy, SlugPolicy, "slug policy")
-    if canary_size is not None and canary_size < 1:
-        raise RunConfigurationError("A canary needs at least one unit.")
+    check_canary_size(canary_size)
     validate_scope(scope, source)
     refuse_incomplete_configuration()
     translator_class, translator_options = pinned_translator()

@@ -8,6 +8,8 @@ from django.db.models import Count
 from django.utils import timezone
 
 from ..models import Run
+from ..scope.definition import Scope
+from ..scope.readiness import count_unpublished, untranslatable_in_scope
 
 
 def run_summary(run: Run) -> dict[str, Any]:
@@ -25,6 +27,7 @@ def run_summary(run: Run) -> dict[str, Any]:
         "canary": run.is_canary,
         "canary_size": run.canary_size,
         "publish_policy": run.publish_policy,
+        "content_source": run.content_source,
         "source_locale": run.source_locale.language_code,
         "target_locales": sorted(run.target_locales.values_list("language_code", flat=True)),
         "enumeration_done": run.enumeration_done,
@@ -41,6 +44,26 @@ def run_summary(run: Run) -> dict[str, Any]:
         "error_code": run.error_code,
         "error_message": run.error_message,
     }
+
+
+def run_details(run: Run) -> dict[str, Any]:
+    """What the summary leaves out because its cost grows with the run: objects with
+    unpublished changes, models in scope that cannot be translated, whether it was promoted."""
+    scope = Scope.from_json(run.scope)
+    return {
+        "unpublished_changes": unpublished_changes(run),
+        "untranslatable": [
+            item.as_dict() for item in untranslatable_in_scope(scope, run.source_locale)
+        ],
+        "promoted": run.promotions.exists(),
+    }
+
+
+def unpublished_changes(run: Run) -> int:
+    """How many of the run's objects have unpublished changes now (not translated when the
+    run translates live content)."""
+    objects = run.units.values_list("content_type_id", "object_id").distinct().order_by()
+    return count_unpublished(objects)
 
 
 def units_by_locale(run: Run) -> dict[str, dict[str, int]]:

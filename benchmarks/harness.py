@@ -26,6 +26,7 @@ class Config:
     sample: int
     workdir: str
     database_url: str = ""
+    status_units: int = 100_000
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -122,10 +123,12 @@ def measure(action: Callable[[], Any], units: int = 1) -> Measure:
 
 
 def content_pages(limit: int | None = None, offset: int = 0) -> list[Any]:
-    """Source pages below the home page, in tree order."""
+    """Source pages without children (their parents are translated when the site is seeded),
+    in tree order."""
     from wagtail.models import Page
 
-    pages = Page.objects.filter(locale__language_code="en", depth__gt=2).order_by("path")
+    pages = Page.objects.filter(locale__language_code="en", depth__gt=2, numchild=0)
+    pages = pages.order_by("path")
     return list(pages[offset : None if limit is None else offset + limit])
 
 
@@ -134,6 +137,22 @@ def ensure_target_locales(codes: list[str]) -> None:
 
     for code in codes:
         Locale.objects.get_or_create(language_code=code)
+
+
+def translate_structure(targets: list[str]) -> None:
+    """Translate the pages that have children (home, sections) before anything is measured.
+
+    A run translates the missing ancestors of the pages it is given, and wagtail-localize's
+    per-object path needs them translated: with the structure in place both sides translate
+    exactly the pages they are given.
+    """
+    from wagtail.models import Page
+
+    ensure_target_locales(targets)
+    parents = list(Page.objects.filter(locale__language_code="en", depth__gt=1, numchild__gt=0))
+    run = start_bulk_run(pages_scope(parents), targets)
+    process_in_process(run.pk)
+    check_succeeded(run.pk)
 
 
 def pages_scope(pages: list[Any]) -> dict[str, Any]:

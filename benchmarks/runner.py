@@ -47,7 +47,10 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
         type=int,
         default=None,
         help="pages translated by the side-by-side translation benchmarks "
-        "(default: pages / 20, at least 20)",
+        "(default: pages / 40, at least 20)",
+    )
+    parser.add_argument(
+        "--status-units", type=int, default=100_000, help="units of the large run of benchmark 7"
     )
     parser.add_argument("--only", action="append", choices=BENCHMARKS, help="repeatable")
     parser.add_argument("--output", type=Path, default=OUTPUT)
@@ -71,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
         config = Config(
             pages=args.pages,
             locales=args.locales,
-            sample=args.sample or max(20, args.pages // 20),
+            sample=args.sample or max(20, args.pages // 40),
+            status_units=args.status_units,
             workdir=workdir,
             database_url=args.postgres,
         )
@@ -87,7 +91,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{time.monotonic() - began:.0f} s", file=sys.stderr, flush=True)
     document = {
         "machine": machine(),
-        "arguments": {"pages": config.pages, "locales": config.locales, "sample": config.sample},
+        "arguments": {
+            "pages": config.pages,
+            "locales": config.locales,
+            "sample": config.sample,
+            "status_units": config.status_units,
+        },
         "seconds": round(time.monotonic() - started, 1),
         "results": results,
     }
@@ -137,12 +146,12 @@ def seed(config: Config) -> None:
 
     from demo.content import ensure_admin_user, seed_demo_content
 
-    from .harness import ensure_target_locales
+    from .harness import ALL_TARGETS, translate_structure
 
     call_command("migrate", verbosity=0)
     seed_demo_content(pages=config.pages)
     ensure_admin_user()
-    ensure_target_locales(config.targets)
+    translate_structure(sorted({*config.targets, *ALL_TARGETS[:3]}))
     with connection.cursor() as cursor:  # one self-contained file to copy
         cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     connection.close()

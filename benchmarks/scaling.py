@@ -12,7 +12,7 @@ import json
 import os
 from urllib.parse import urlsplit, urlunsplit
 
-from .harness import Config, Result, content_pages, ensure_target_locales, pages_scope, setup_django
+from .harness import Config, Result, content_pages, pages_scope, setup_django, translate_structure
 
 TARGET = 3.0
 SLEEPING = json.dumps(
@@ -58,7 +58,7 @@ def measure_scaling(config: Config, url: str) -> list[Result]:
     call_command("migrate", verbosity=0)
     seed_demo_content(pages=len(WORKER_COUNTS) * per_run + 10)
     ensure_admin_user()
-    ensure_target_locales(config.targets)
+    translate_structure(config.targets)
     pages = content_pages(len(WORKER_COUNTS) * per_run)
     throughput = {}
     for index, count in enumerate(WORKER_COUNTS):

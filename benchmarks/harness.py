@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,6 @@ class Config:
     workdir: str
     database_url: str = ""
     status_units: int = 100_000
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def targets(self) -> list[str]:

@@ -81,7 +81,9 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"Seeding a {config.pages}-page site ...", end=" ", file=sys.stderr, flush=True)
         began = time.monotonic()
-        spawn("seed", config)
+        if spawn_process("seed", config) != 0:
+            print("Seeding the site failed.", file=sys.stderr)
+            return 1
         print(f"{time.monotonic() - began:.0f} s", file=sys.stderr, flush=True)
         results: list[dict[str, Any]] = []
         for name in names:
@@ -110,13 +112,17 @@ def main(argv: list[str] | None = None) -> int:
 def spawn(name: str, config: Config) -> list[dict[str, Any]]:
     """Run one benchmark in a fresh process: its own database, its own memory peak."""
     out = Path(config.workdir) / f"{name}.json"
+    returncode = spawn_process(name, config)
+    if returncode != 0 or not out.exists():
+        return [failed_result(name, f"the benchmark process exited {returncode}")]
+    return json.loads(out.read_text(encoding="utf-8"))
+
+
+def spawn_process(name: str, config: Config) -> int:
     command = [sys.executable, "-m", "benchmarks", "--child", name]
     command += ["--config", json.dumps(asdict(config))]
     env = process_environment(str(Path(config.workdir) / TEMPLATE))
-    completed = subprocess.run(command, cwd=ROOT, env=env, check=False)
-    if completed.returncode != 0 or not out.exists():
-        return [failed_result(name, f"the benchmark process exited {completed.returncode}")]
-    return json.loads(out.read_text(encoding="utf-8"))
+    return subprocess.run(command, cwd=ROOT, env=env, check=False).returncode
 
 
 def failed_result(name: str, why: str) -> dict[str, Any]:

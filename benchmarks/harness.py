@@ -201,8 +201,9 @@ def bulk_translate(pages: list[Any], targets: list[str], mode: str = "changed") 
 
 
 def per_object_baseline(pages: list[Any], targets: list[str]) -> Measure:
-    """wagtail-localize's editor path, one (object, locale) at a time: translate the object,
-    machine-translate it, publish it — what an editor's buttons do."""
+    """wagtail-localize's editor path, one (object, locale) at a time: translate the object
+    (its source extracted once for all locales), machine-translate it, publish it — what an
+    editor's buttons do."""
     from django.contrib.auth import get_user_model
     from wagtail.models import Locale
     from wagtail_localize.models import Translation, TranslationSource
@@ -216,8 +217,9 @@ def per_object_baseline(pages: list[Any], targets: list[str]) -> Measure:
 
     def translate_all() -> None:
         for page in pages:
+            # Once per object, as the editor's "Translate" action does for all its locales.
+            source, _created = TranslationSource.update_or_create_from_instance(page.specific)
             for locale in locales:
-                source, _created = TranslationSource.update_or_create_from_instance(page.specific)
                 translation, _created = Translation.objects.get_or_create(
                     source=source, target_locale=locale
                 )

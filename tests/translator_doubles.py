@@ -75,3 +75,27 @@ class LoggingTranslator(PseudoTranslator):
         with open(self.options["LOG_PATH"], "a", encoding="utf-8") as log:
             log.write(lines)
         return super().translate_texts(source_locale, target_locale, texts)
+
+
+BILLING_TRANSLATOR = "tests.translator_doubles.BillingTranslator"
+
+
+class BillingTranslator(RecordingTranslator):
+    """RecordingTranslator that bills like a paid provider: one character per character sent,
+    whatever it answers (so the test knows exactly what a run must report)."""
+
+    def translate_texts(
+        self, source_locale: Locale, target_locale: Locale, texts: list[str]
+    ) -> Translations:
+        result = super().translate_texts(source_locale, target_locale, texts)
+        result.billed_characters = {text: len(text) for text in texts}
+        return result
+
+    @classmethod
+    def billed(cls, locale_code: str | None = None) -> int:
+        return sum(len(text) for text in cls.texts_sent(locale_code))
+
+
+def break_links(text: str) -> str:
+    """A translation wagtail-localize refuses: its link points to an id the source lacks."""
+    return f'[{text}] <a id="a999">broken</a>'

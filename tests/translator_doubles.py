@@ -63,8 +63,16 @@ class LoggingTranslator(PseudoTranslator):
     [worker pid, call id, locale code, text] (see tests.e2e.helpers.read_translator_log).
 
     A text sent is a text billed, so the log shows whether any string was paid for twice, and
-    in which call of which worker.
+    in which call of which worker. Requests are small (``TEXTS_PER_REQUEST``, default 8), so a
+    claim's texts go out in several requests, as they would to DeepL on a large site: a kill
+    then lands between requests as well as in one.
     """
+
+    def request_batches(
+        self, source_locale: Locale, target_locale: Locale, texts: list[str]
+    ) -> list[list[str]]:
+        size = int(self.options.get("TEXTS_PER_REQUEST", 8))
+        return [texts[i : i + size] for i in range(0, len(texts), size)]
 
     def translate_texts(
         self, source_locale: Locale, target_locale: Locale, texts: list[str]

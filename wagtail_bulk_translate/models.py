@@ -371,43 +371,30 @@ class TextReservation(models.Model):
 
 class SentOutcome(models.TextChoices):
     TRANSLATED = "translated", _("Translated")
-    """A valid translation came back (kept here until, and after, it is stored)."""
     INVALID_MARKUP = "invalid_markup", _("Markup broken")
-    """The translation broke the text's inline markup (links, formatting)."""
     REFUSED = "refused", _("Refused")
-    """The translator refused the text (e.g. too large)."""
     MISSING = "missing", _("No answer")
-    """The translator answered nothing for the text."""
 
 
 class SentText(models.Model):
-    """The billing ledger: one row per text per translator request of a run.
-
-    Written the moment the request is answered, before anything else can fail: the run's
-    billed total is the sum of what the translator reported, whatever became of the units, and
-    a translation paid for is kept here so a retried unit never pays for it again.
-    """
+    """The billing ledger: one row per text per translator request, written as it is answered;
+    a run's billed total is its sum, and a translation kept here is never paid for again."""
 
     run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="sent_texts")
     locale = models.ForeignKey(Locale, on_delete=models.CASCADE, related_name="+")
     # The unit the text was first sent for: its characters count as that unit's.
-    unit = models.ForeignKey(
-        Unit, null=True, blank=True, on_delete=models.SET_NULL, related_name="sent_texts"
-    )
+    unit = models.ForeignKey(Unit, null=True, on_delete=models.SET_NULL, related_name="+")
     request = models.UUIDField()
     text_hash = models.CharField(max_length=64)
     characters = models.PositiveIntegerField(default=0)
     outcome = models.CharField(max_length=16, choices=SentOutcome.choices)
-    # How many times the translator broke the text's markup in this request (DeepL retries a
-    # broken text once within a request, so its refusal counts twice).
+    # Times the markup broke in this request (a DeepL refusal counts 2: it retried once).
     markup_failures = models.PositiveSmallIntegerField(default=0)
     translation = models.TextField(blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        indexes = [
-            models.Index(fields=["run", "locale", "text_hash"], name="wbt_sent_text_idx"),
-        ]
+        indexes = [models.Index(fields=["run", "locale", "text_hash"], name="wbt_sent_text_idx")]
 
     def __str__(self) -> str:
         return f"{self.text_hash[:12]} → {self.locale_id}: {self.characters} ({self.outcome})"

@@ -12,6 +12,8 @@ from django.utils.functional import classproperty
 from django.utils.translation import gettext_lazy as _
 from wagtail.models import Locale
 
+from .billing_models import SentOutcome as SentOutcome  # the billing ledger, kept apart
+from .billing_models import SentText as SentText
 from .errors import ErrorCode
 
 
@@ -367,34 +369,3 @@ class TextReservation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.text_hash[:12]} → {self.locale_id} until {self.expires_at}"
-
-
-class SentOutcome(models.TextChoices):
-    TRANSLATED = "translated", _("Translated")
-    INVALID_MARKUP = "invalid_markup", _("Markup broken")
-    REFUSED = "refused", _("Refused")
-    MISSING = "missing", _("No answer")
-
-
-class SentText(models.Model):
-    """The billing ledger: one row per text per translator request, written as it is answered;
-    a run's billed total is its sum, and a translation kept here is never paid for again."""
-
-    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="sent_texts")
-    locale = models.ForeignKey(Locale, on_delete=models.CASCADE, related_name="+")
-    # The unit the text was first sent for: its characters count as that unit's.
-    unit = models.ForeignKey(Unit, null=True, on_delete=models.SET_NULL, related_name="+")
-    request = models.UUIDField()
-    text_hash = models.CharField(max_length=64)
-    characters = models.PositiveIntegerField(default=0)
-    outcome = models.CharField(max_length=16, choices=SentOutcome.choices)
-    # Times the markup broke in this request (a DeepL refusal counts 2: it retried once).
-    markup_failures = models.PositiveSmallIntegerField(default=0)
-    translation = models.TextField(blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        indexes = [models.Index(fields=["run", "locale", "text_hash"], name="wbt_sent_text_idx")]
-
-    def __str__(self) -> str:
-        return f"{self.text_hash[:12]} → {self.locale_id}: {self.characters} ({self.outcome})"

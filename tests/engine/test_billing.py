@@ -15,7 +15,7 @@ from django.db import OperationalError
 from tests import factories as f
 from tests.factories import subtree
 from tests.translator_doubles import BILLING_TRANSLATOR, BillingTranslator, break_links
-from wagtail_bulk_translate.engine import ledger
+from wagtail_bulk_translate.engine import claims, ledger, worker
 from wagtail_bulk_translate.engine import translate as translate_step
 from wagtail_bulk_translate.errors import ErrorCode
 from wagtail_bulk_translate.management.reporting import format_summary
@@ -239,3 +239,38 @@ def test_12_7_refresh_bills_each_distinct_text_once_per_locale(
         assert sent.count("Opening hours may change.") == 1
         floor += sum(len(text) for text in set(sent))
     assert run_summary(run)["billed_characters"] == floor == billing_translator.billed()
+
+
+def test_12_7_refresh_waits_for_a_text_another_worker_of_the_run_is_paying_for(
+    translate, billing_translator, conf, task_queue, monkeypatch
+):
+    """Two workers' claims at once: while one worker's request for the shared texts is in
+    flight, a second worker claims other pages needing them; it waits instead of paying, and
+    its units then reuse what the first one paid for."""
+    conf(UNITS_PER_CLAIM=2)
+    scope = shared_site(task_queue, articles=6)
+    assert translate(scope, targets=("fr",)).status == "succeeded"
+    billing_translator.reset()
+    monkeypatch.setattr(translate_step, "WAIT_SECONDS", 0)
+    shared = "Opening hours may change."
+    original = translate_step.call_translator
+    second_worker = {"claimed": 0}
+
+    def call_while_a_second_worker_claims(translator, source, locale, texts):
+        if shared in texts and not second_worker["claimed"]:
+            run = Run.objects.select_related("source_locale", "created_by").latest("pk")
+            token, units = claims.claim_units(run.pk, 2)
+            second_worker["claimed"] = len(units)
+            worker.process_claim(claims.Claim(run, token), translator, units)
+        return original(translator, source, locale, texts)
+
+    monkeypatch.setattr(translate_step, "call_translator", call_while_a_second_worker_claims)
+
+    run = translate(scope, targets=("fr",), mode="refresh")
+
+    assert second_worker["claimed"] == 2
+    assert run.status == "succeeded"
+    sent = billing_translator.texts_sent("fr")
+    assert resent(sent) == {}
+    assert sent.count(shared) == 1
+    assert run_summary(run)["billed_characters"] == billing_translator.billed()

@@ -12,6 +12,8 @@ from django.utils.functional import classproperty
 from django.utils.translation import gettext_lazy as _
 from wagtail.models import Locale
 
+from .billing_models import SentOutcome as SentOutcome  # the billing ledger, kept apart
+from .billing_models import SentText as SentText
 from .errors import ErrorCode
 
 

@@ -35,6 +35,8 @@ SUMMARY_KEYS = {
     "units_by_locale",
     "strings_translated",
     "billed_characters",
+    "billed_characters_for_failed_units",
+    "texts_sent",
     "errors",
     "created_at",
     "started_at",

@@ -33,7 +33,8 @@ def format_summary(summary: dict[str, Any]) -> str:
         f"  {summary['source_locale']} → {', '.join(summary['target_locales'])}",
         f"  units: {summary['units_total']} ({units or 'none yet'})",
         f"  strings translated: {summary['strings_translated']}, "
-        f"characters billed: {summary['billed_characters']}",
+        f"characters billed: {summary['billed_characters']} "
+        f"(billed for units that failed: {summary['billed_characters_for_failed_units']})",
     ]
     if "content_source" in summary:
         lines.append(content_line(summary["content_source"], summary.get("unpublished_changes")))

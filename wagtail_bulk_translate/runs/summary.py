@@ -7,6 +7,7 @@ from typing import Any
 from django.db.models import Count
 from django.utils import timezone
 
+from ..engine.ledger import billing
 from ..models import Run
 from ..scope.definition import Scope
 from ..scope.readiness import count_unpublished, untranslatable_in_scope
@@ -16,6 +17,7 @@ def run_summary(run: Run) -> dict[str, Any]:
     """A JSON-serialisable report of a run (used by `bulk_translate status --json`)."""
     run.refresh_from_db()
     totals = run.unit_totals()
+    billed = billing(run)
     duration = None
     if run.started_at:
         end = run.finished_at or timezone.now()
@@ -35,7 +37,10 @@ def run_summary(run: Run) -> dict[str, Any]:
         "units": run.unit_counts(),
         "units_by_locale": units_by_locale(run),
         "strings_translated": totals["strings_translated"],
-        "billed_characters": totals["billed_characters"],
+        # What the translator billed, whatever became of the units (the billing ledger).
+        "billed_characters": billed.billed,
+        "billed_characters_for_failed_units": billed.billed_for_failed_units,
+        "texts_sent": billed.texts_sent,
         "errors": error_breakdown(run),
         "created_at": run.created_at.isoformat(),
         "started_at": run.started_at.isoformat() if run.started_at else None,

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 MANAGE := $(BIN)/python sandbox/manage.py
 STAMP := $(VENV)/.installed
 
-.PHONY: demo serve test test-quick test-postgres test-browser test-oldest package-check lint format benchmark clean
+.PHONY: demo serve test test-quick test-postgres test-browser test-oldest package-check lint format bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -114,8 +114,11 @@ lint: $(STAMP)
 format: $(STAMP)
 	$(BIN)/ruff format . && $(BIN)/ruff check --fix .
 
-benchmark: $(STAMP)
-	$(BIN)/python benchmarks/run.py
+# Every performance target measured side by side: `make bench BENCH_ARGS="--pages 200"`.
+# Writes benchmarks/results/latest.json; see README, "Benchmarks".
+BENCH_ARGS ?=
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) $(OLDEST_VENV) $(PACKAGE_VENV) dist sandbox/db.sqlite3*

@@ -1,10 +1,9 @@
-"""The WAGTAIL_BULK_TRANSLATE settings dict: documented defaults, overrides, unknown keys, cache."""
+"""The WAGTAIL_BULK_TRANSLATE settings dict: declarations, README reference, overrides, cache."""
 
 from __future__ import annotations
 
-import ast
 import dataclasses
-import textwrap
+from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
@@ -12,14 +11,9 @@ from django.test import override_settings
 
 from wagtail_bulk_translate import conf
 from wagtail_bulk_translate.conf import BulkTranslateSettings, get_settings, unknown_setting_keys
+from wagtail_bulk_translate.models import SlugPolicy
 
-
-def documented_defaults() -> dict:
-    """The defaults dict written in conf.py's docstring."""
-    doc = conf.__doc__
-    start = doc.index("WAGTAIL_BULK_TRANSLATE = {") + len("WAGTAIL_BULK_TRANSLATE = ")
-    end = doc.index("\n    }", start) + len("\n    }")
-    return ast.literal_eval(textwrap.dedent("    " + doc[start:end]))
+README = Path(__file__).resolve().parent.parent / "README.md"
 
 
 def test_defaults_without_the_setting(settings):
@@ -48,14 +42,25 @@ def test_an_empty_setting_means_defaults(settings, value):
     assert unknown_setting_keys() == set()
 
 
-def test_the_documented_defaults_are_the_real_ones():
-    documented = documented_defaults()
-    real = {
-        f.name: getattr(BulkTranslateSettings(), f.name)
-        for f in dataclasses.fields(BulkTranslateSettings)
-    }
+def test_the_readme_configuration_reference_is_generated_from_the_declarations():
+    """Regenerate with: python -c 'from wagtail_bulk_translate.conf import reference_table as t;
+    print(t())' (under Django settings) and paste it into README.md's Configuration section."""
+    assert conf.reference_table() in README.read_text()
 
-    assert documented == real
+
+def test_every_key_declares_a_rule_and_a_meaning():
+    for spec in conf.key_specs():
+        assert spec.rule.describe()
+        assert spec.doc.strip()
+
+
+def test_the_default_of_every_key_passes_its_own_rule():
+    for spec in conf.key_specs():
+        assert spec.rule.problems("S", f"[{spec.name!r}]", spec.default) == [], spec.name
+
+
+def test_the_slug_policies_are_the_models():
+    assert set(conf.SLUG_POLICIES) == set(SlugPolicy.values)
 
 
 def test_overrides_replace_only_their_keys(settings):

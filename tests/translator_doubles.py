@@ -63,8 +63,16 @@ class LoggingTranslator(PseudoTranslator):
     [worker pid, call id, locale code, text] (see tests.e2e.helpers.read_translator_log).
 
     A text sent is a text billed, so the log shows whether any string was paid for twice, and
-    in which call of which worker.
+    in which call of which worker. Requests are small (``TEXTS_PER_REQUEST``, default 8), so a
+    claim's texts go out in several requests, as they would to DeepL on a large site: a kill
+    then lands between requests as well as in one.
     """
+
+    def request_batches(
+        self, source_locale: Locale, target_locale: Locale, texts: list[str]
+    ) -> list[list[str]]:
+        size = int(self.options.get("TEXTS_PER_REQUEST", 8))
+        return [texts[i : i + size] for i in range(0, len(texts), size)]
 
     def translate_texts(
         self, source_locale: Locale, target_locale: Locale, texts: list[str]
@@ -75,3 +83,27 @@ class LoggingTranslator(PseudoTranslator):
         with open(self.options["LOG_PATH"], "a", encoding="utf-8") as log:
             log.write(lines)
         return super().translate_texts(source_locale, target_locale, texts)
+
+
+BILLING_TRANSLATOR = "tests.translator_doubles.BillingTranslator"
+
+
+class BillingTranslator(RecordingTranslator):
+    """RecordingTranslator that bills like a paid provider: one character per character sent,
+    whatever it answers (so the test knows exactly what a run must report)."""
+
+    def translate_texts(
+        self, source_locale: Locale, target_locale: Locale, texts: list[str]
+    ) -> Translations:
+        result = super().translate_texts(source_locale, target_locale, texts)
+        result.billed_characters = {text: len(text) for text in texts}
+        return result
+
+    @classmethod
+    def billed(cls, locale_code: str | None = None) -> int:
+        return sum(len(text) for text in cls.texts_sent(locale_code))
+
+
+def break_links(text: str) -> str:
+    """A translation wagtail-localize refuses: its link points to an id the source lacks."""
+    return f'[{text}] <a id="a999">broken</a>'

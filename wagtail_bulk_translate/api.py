@@ -23,10 +23,13 @@ from .revert.undo import (
     start_revert,
 )
 from .runs.controls import cancel_run, promote_canary, retry_failed
+from .runs.filters import check_retry_filters
+from .runs.liveness import seconds_without_worker, worker_command
 from .runs.preflight import Preflight, preflight
 from .runs.start import resolve_locale, start_run
-from .runs.summary import error_breakdown, run_summary, units_by_locale
+from .runs.summary import error_breakdown, run_details, run_summary, units_by_locale
 from .scope.definition import Scope
+from .scope.readiness import Untranslatable, untranslatable_in_scope
 from .scope.whole_site import (
     translatable_setting_labels,
     translatable_snippet_labels,
@@ -48,9 +51,11 @@ __all__ = [
     "Scope",
     "ScopeError",
     "SweepReport",
+    "Untranslatable",
     "Usage",
     "canary_samples",
     "cancel_run",
+    "check_retry_filters",
     "check_revertible",
     "coverage",
     "error_breakdown",
@@ -65,11 +70,15 @@ __all__ = [
     "resume_run",
     "retry_failed",
     "revert_summary",
+    "run_details",
     "run_summary",
+    "seconds_without_worker",
     "start_revert",
     "start_run",
     "translatable_setting_labels",
     "translatable_snippet_labels",
     "units_by_locale",
+    "untranslatable_in_scope",
     "whole_site_scope",
+    "worker_command",
 ]

@@ -7,51 +7,42 @@ from typing import Any
 from django.apps import apps
 from django.conf import settings
 from django.core import checks
-from django.utils.module_loading import import_string
+from django.db import DatabaseError, models
+from wagtail.coreutils import get_content_languages
+from wagtail.models import Locale
 
 from .compat import DummyBackend, InvalidTaskBackend, task_backends
-from .conf import get_settings, unknown_setting_keys
-from .models import SlugPolicy
-from .translators.loading import configuration_problems, configured_translator
+from .conf import get_settings, setting_problems
+from .conf_rules import Problem, nearest_key
+from .scope.definition import model_label
+from .translators.loading import (
+    NotATranslatorError,
+    TranslatorLoadError,
+    configured_translator,
+    configured_translator_problems,
+    load_translator_class,
+)
+from .translators.pseudo import PseudoTranslator
+
+# What a malformed translator setting raises when it is read (reported as E003/E009).
+MALFORMED = (KeyError, TypeError, AttributeError, ValueError)
+# Wrong values of these keys keep the ids they had before every key was validated.
+KEY_CHECK_IDS = {"SLUG_POLICY": "E005", "CONFIRM_ABOVE_COST": "E008"}
 
 
 @checks.register()
 def check_settings(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
-    errors: list[checks.CheckMessage] = []
-    unknown = unknown_setting_keys()
-    if unknown:
-        errors.append(
-            checks.Warning(
-                f"Unknown WAGTAIL_BULK_TRANSLATE keys: {', '.join(sorted(unknown))}.",
-                hint="See the configuration reference in the README for the valid keys.",
-                id="wagtail_bulk_translate.W001",
-            )
-        )
-    if get_settings().SLUG_POLICY not in SlugPolicy.values:
-        errors.append(
-            checks.Error(
-                f"SLUG_POLICY must be one of {', '.join(SlugPolicy.values)}.",
-                hint="Set WAGTAIL_BULK_TRANSLATE['SLUG_POLICY'] to 'derive', 'keep' or "
-                "'translate'.",
-                id="wagtail_bulk_translate.E005",
-            )
-        )
-    if not valid_cost_threshold(get_settings().CONFIRM_ABOVE_COST):
-        errors.append(
-            checks.Error(
-                "CONFIRM_ABOVE_COST must be a number of at least 0, or None.",
-                hint="Set WAGTAIL_BULK_TRANSLATE['CONFIRM_ABOVE_COST'] to e.g. 50 (in CURRENCY), "
-                "0 to always ask, or None to never ask.",
-                id="wagtail_bulk_translate.E008",
-            )
-        )
-    return errors
+    """Every key of WAGTAIL_BULK_TRANSLATE against its declaration in conf.py."""
+    return [settings_message(problem) for problem in setting_problems()]
 
 
-def valid_cost_threshold(value: object) -> bool:
-    if value is None:
-        return True
-    return isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
+def settings_message(problem: Problem) -> checks.CheckMessage:
+    if problem.unknown_key:
+        check_id = "E010"
+    else:
+        top_key = problem.path.split("]", 1)[0].strip("['")
+        check_id = KEY_CHECK_IDS.get(top_key, "E009")
+    return checks.Error(problem.message, hint=problem.hint, id=f"wagtail_bulk_translate.{check_id}")
 
 
 @checks.register()
@@ -78,12 +69,14 @@ def check_localization(app_configs: Any = None, **kwargs: Any) -> list[checks.Ch
 
 @checks.register()
 def check_translator(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    if translator_setting_has_problems():
+        return []  # check_settings names what is wrong with WAGTAIL_BULK_TRANSLATE['TRANSLATOR']
     hint = (
         "Fix WAGTAIL_BULK_TRANSLATE['TRANSLATOR']['CLASS'] (or WAGTAILLOCALIZE_MACHINE_TRANSLATOR)."
     )
     try:
         class_path = configured_translator()["CLASS"]
-    except (KeyError, TypeError, AttributeError):
+    except MALFORMED:
         return [
             checks.Error(
                 "The machine translator setting must be a dict with a 'CLASS' import path "
@@ -93,16 +86,91 @@ def check_translator(app_configs: Any = None, **kwargs: Any) -> list[checks.Chec
             )
         ]
     try:
-        import_string(class_path)
-    except ImportError as err:
-        return [
-            checks.Error(
-                f"The machine translator class {class_path!r} cannot be imported: {err}.",
-                hint=hint,
-                id="wagtail_bulk_translate.E003",
-            )
-        ]
+        load_translator_class(class_path)
+    except NotATranslatorError as err:
+        return [checks.Error(str(err), hint=hint, id="wagtail_bulk_translate.E011")]
+    except TranslatorLoadError as err:
+        return [checks.Error(str(err), hint=hint, id="wagtail_bulk_translate.E003")]
     return []
+
+
+def translator_setting_has_problems() -> bool:
+    return key_has_problems("TRANSLATOR")
+
+
+def key_has_problems(key: str) -> bool:
+    return any(problem.path.startswith(f"[{key!r}]") for problem in setting_problems())
+
+
+@checks.register()
+def check_excluded_fields(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """EXCLUDE_FIELDS is looked up by exact model label and field: a typo sends the field."""
+    if key_has_problems("EXCLUDE_FIELDS"):
+        return []  # its shape is reported by check_settings
+    errors: list[checks.CheckMessage] = []
+    for label, names in get_settings().EXCLUDE_FIELDS.items():
+        model = find_model(label)
+        if model is None or model_label(model) != label:
+            guess = f": did you mean {model_label(model)!r}?" if model else "."
+            errors.append(
+                checks.Error(
+                    f"WAGTAIL_BULK_TRANSLATE['EXCLUDE_FIELDS'] names {label!r}, which is not "
+                    f"an installed model{guess}",
+                    hint="Name models as 'app_label.ModelName' (the model's class name).",
+                    id="wagtail_bulk_translate.E012",
+                )
+            )
+            continue
+        errors += unknown_excluded_fields(model, label, names)
+    return errors
+
+
+def find_model(label: str) -> type[models.Model] | None:
+    try:
+        return apps.get_model(label)
+    except (LookupError, ValueError):
+        return None
+
+
+def unknown_excluded_fields(
+    model: type[models.Model], label: str, names: list[str]
+) -> list[checks.CheckMessage]:
+    fields = [field.name for field in model._meta.get_fields()]
+    errors: list[checks.CheckMessage] = []
+    for name in names:
+        field_name = name.split(".", 1)[0]  # "body.heading": a block inside the body field
+        if field_name in fields:
+            continue
+        guess = nearest_key(field_name, fields)
+        errors.append(
+            checks.Error(
+                f"WAGTAIL_BULK_TRANSLATE['EXCLUDE_FIELDS'][{label!r}] names {name!r}, but "
+                f"{label} has no field {field_name!r}"
+                + (f": did you mean {guess!r}?" if guess else "."),
+                hint=f"Fields of {label}: {', '.join(sorted(fields))}.",
+                id="wagtail_bulk_translate.E012",
+            )
+        )
+    return errors
+
+
+@checks.register()
+def check_site_locales(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """A site mapped to a language that is not a content language would be silently skipped."""
+    if key_has_problems("SITE_LOCALES"):
+        return []
+    languages = get_content_languages()
+    return [
+        checks.Error(
+            f"WAGTAIL_BULK_TRANSLATE['SITE_LOCALES'][{site!r}] is {code!r}, which is not in "
+            "WAGTAIL_CONTENT_LANGUAGES.",
+            hint=f"Use one of {', '.join(languages)}, or add {code!r} to "
+            "WAGTAIL_CONTENT_LANGUAGES.",
+            id="wagtail_bulk_translate.E013",
+        )
+        for site, code in get_settings().SITE_LOCALES.items()
+        if code not in languages
+    ]
 
 
 @checks.register()
@@ -140,15 +208,86 @@ def check_task_backend(app_configs: Any = None, **kwargs: Any) -> list[checks.Ch
 
 @checks.register()
 def check_translator_options(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
-    """Ask the translator what is wrong with its options (e.g. DeepL without a key)."""
+    """Ask the translator what is missing from its options (e.g. DeepL without a key).
+
+    A warning, not an error: an error would stop every management command, every worker
+    (Wagtail's own tasks included) and `bulk_translate status`; starting a run that needs the
+    translator is what is refused (runs.start).
+    """
+    if translator_setting_has_problems():
+        return []  # reported by check_settings
     try:
-        config = configured_translator()
-        problems = configuration_problems(config["CLASS"], config["OPTIONS"])
-    except (KeyError, TypeError, AttributeError, ImportError):
+        problems = configured_translator_problems()
+    except (*MALFORMED, TranslatorLoadError):
         return []  # reported by check_translator
     return [
-        checks.Error(problem.message, hint=problem.hint, id="wagtail_bulk_translate.E007")
+        checks.Warning(
+            f"{problem.message} Runs cannot start until it is set.",
+            hint=problem.hint,
+            id="wagtail_bulk_translate.W003",
+        )
         for problem in problems
+    ]
+
+
+@checks.register()
+def check_pseudo_translator(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """The pseudo translator writes [ẗéẍẗ] like this: fine in development, not on a real site."""
+    if settings.DEBUG or translator_setting_has_problems():
+        return []
+    try:
+        translator_class = load_translator_class(configured_translator()["CLASS"])
+    except (*MALFORMED, TranslatorLoadError):
+        return []  # reported by check_translator
+    if not issubclass(translator_class, PseudoTranslator):
+        return []
+    return [
+        checks.Warning(
+            "Runs translate with the pseudo translator (a test double: it writes accented "
+            "English, not translations), and DEBUG is off.",
+            hint="Set WAGTAIL_BULK_TRANSLATE['TRANSLATOR'] to a real machine translator, e.g. "
+            "{'CLASS': 'wagtail_bulk_translate.translators.deepl.DeepLTranslator'} (see the "
+            "README's DeepL section).",
+            id="wagtail_bulk_translate.W006",
+        )
+    ]
+
+
+@checks.register()
+def check_content_languages(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    if len(get_content_languages()) >= 2:
+        return []
+    return [
+        checks.Warning(
+            "Only one content language is configured: there is nothing to translate into.",
+            hint="List the source and target languages in WAGTAIL_CONTENT_LANGUAGES (and "
+            "LANGUAGES), e.g. [('en', 'English'), ('fr', 'French')], then create their locales.",
+            id="wagtail_bulk_translate.W004",
+        )
+    ]
+
+
+@checks.register(checks.Tags.database)
+def check_target_locales(
+    app_configs: Any = None, databases: Any = None, **kwargs: Any
+) -> list[checks.CheckMessage]:
+    """Runs only with a database (`manage.py check --database default`, and `migrate`)."""
+    if not databases:
+        return []
+    try:
+        locales = Locale.objects.count()
+    except DatabaseError:
+        return []  # not migrated yet: migrate runs this check again once it has
+    if locales >= 2:
+        return []
+    return [
+        checks.Warning(
+            f"There {'is only one locale' if locales else 'are no locales'}: runs need a "
+            "target locale besides the source.",
+            hint="Create the locales of WAGTAIL_CONTENT_LANGUAGES with `manage.py "
+            "bulk_translate_locales`, or in the admin under Settings → Locales.",
+            id="wagtail_bulk_translate.W005",
+        )
     ]
 
 

@@ -1,53 +1,10 @@
 """The ``WAGTAIL_BULK_TRANSLATE`` settings dict, read lazily into a frozen dataclass.
 
-Every key is optional. Defaults::
-
-    WAGTAIL_BULK_TRANSLATE = {
-        # Machine translator used by new runs: a wagtail-localize translator class and options.
-        # None falls back to WAGTAILLOCALIZE_MACHINE_TRANSLATOR, then to the pseudo translator.
-        "TRANSLATOR": None,
-        # django-tasks backend alias and queue the plugin's tasks are enqueued on.
-        "TASK_BACKEND": "default",
-        "QUEUE": "bulk_translate",
-        # Coordinator: objects read per query, and wall-clock budget of one tick.
-        "ENUMERATION_BATCH_SIZE": 500,
-        "COORDINATOR_TICK_SECONDS": 10,
-        # Workers: units claimed at once, tasks queued per run, time budget of one task.
-        "UNITS_PER_CLAIM": 10,
-        "WORKER_CONCURRENCY": 4,
-        "WORKER_TIME_BUDGET_SECONDS": 60,
-        # Leases on units and on the coordinator, and bounded attempts.
-        "LEASE_SECONDS": 300,
-        "MAX_ATTEMPTS": 3,
-        # Transient failures (rate limits, server errors, timeouts) come back after
-        # RETRY_BACKOFF_SECONDS * 2 ** (attempt - 1), at most RETRY_BACKOFF_MAX_SECONDS.
-        "RETRY_BACKOFF_SECONDS": 15,
-        "RETRY_BACKOFF_MAX_SECONDS": 600,
-        # A run paused because the translator's quota ran out tries again after this long.
-        "QUOTA_RETRY_SECONDS": 900,
-        # The janitor task re-queues itself this often while a run is active (None: never;
-        # run `manage.py bulk_translate_janitor` from cron instead).
-        "JANITOR_INTERVAL_SECONDS": 60,
-        # A running run with claimable work and no worker activity for this long gets new
-        # worker tasks from the janitor (their tasks died with a killed worker process).
-        "STALL_SECONDS": 120,
-        # How long after it finished a run can still be reverted.
-        "REVERT_WINDOW_DAYS": 30,
-        # Preflight cost: price per million billed characters, and its currency.
-        "PRICE_PER_MILLION_CHARACTERS": 20.0,
-        "CURRENCY": "EUR",
-        # The admin asks for an extra confirmation before starting a run whose preflight
-        # estimate costs more than this (in CURRENCY); None never asks.
-        "CONFIRM_ABOVE_COST": 50.0,
-        # Page slugs of new targets: "derive" (slugify the translated title), "keep" (source
-        # slug) or "translate" (machine-translate the slug). Existing targets keep their slug.
-        "SLUG_POLICY": "derive",
-        # Site settings: {site hostname or id: locale code}; by default a site serves the
-        # locale of its root page.
-        "SITE_LOCALES": {},
-        # Fields never sent to the translator: {"app_label.ModelName": ["field", ...]}.
-        "EXCLUDE_FIELDS": {},
-    }
+Every key is optional. Each key is declared once, in :class:`BulkTranslateSettings`: its type,
+its range (a :mod:`~wagtail_bulk_translate.conf_rules` rule), its default and what it does.
+The system checks validate the configured dict against those declarations
+(:func:`setting_problems`), and the README's configuration reference is generated from them
+(:func:`reference_table`; a test keeps the README in sync).
 """
 
 from __future__ import annotations
@@ -59,51 +16,229 @@ from django.conf import settings
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 
+from .conf_rules import (
+    AnyDict,
+    DictOf,
+    Keys,
+    ListOf,
+    Number,
+    Problem,
+    Rule,
+    Text,
+    show,
+    unknown_key_problem,
+)
+
 SETTING_NAME = "WAGTAIL_BULK_TRANSLATE"
+
+
+def declared(rule: Rule, doc: str) -> dict[str, Any]:
+    """A key's rule (type and range) and what it does, declared beside its type and default."""
+    return {"rule": rule, "doc": doc}
+
+
+SECONDS = Number(minimum=0, exclusive=True)
+SECONDS_OR_ZERO = Number(minimum=0)
+AT_LEAST_ONE = Number(minimum=1, integer=True)
+TRANSLATOR_RULE = Keys(
+    {"CLASS": Text(), "OPTIONS": AnyDict(optional=True)}, required=("CLASS",), optional=True
+)
+SLUG_POLICIES = ("derive", "keep", "translate")  # models.SlugPolicy's values (a test checks it)
+# Site ids are looked up as strings (translatable_settings.site_locale_map).
+SITE_LOCALES_RULE = DictOf(Text(), Text(), shape='{"hostname" or "site id": "locale code"}')
+EXCLUDE_FIELDS_RULE = DictOf(
+    Text(), ListOf(Text()), shape='{"app_label.ModelName": ["field", ...]}'
+)
 
 
 @dataclass(frozen=True)
 class BulkTranslateSettings:
-    TRANSLATOR: dict[str, Any] | None = None
-    TASK_BACKEND: str = "default"
-    QUEUE: str = "bulk_translate"
-    ENUMERATION_BATCH_SIZE: int = 500
-    COORDINATOR_TICK_SECONDS: float = 10
-    UNITS_PER_CLAIM: int = 10
-    WORKER_CONCURRENCY: int = 4
-    WORKER_TIME_BUDGET_SECONDS: float = 60
-    LEASE_SECONDS: int = 300
-    MAX_ATTEMPTS: int = 3
-    RETRY_BACKOFF_SECONDS: float = 15
-    RETRY_BACKOFF_MAX_SECONDS: float = 600
-    QUOTA_RETRY_SECONDS: float = 900
-    JANITOR_INTERVAL_SECONDS: float | None = 60
-    STALL_SECONDS: float = 120
-    REVERT_WINDOW_DAYS: float = 30
-    PRICE_PER_MILLION_CHARACTERS: float = 20.0
-    CURRENCY: str = "EUR"
-    CONFIRM_ABOVE_COST: float | None = 50.0
-    SLUG_POLICY: str = "derive"  # a models.SlugPolicy value (checked by a system check)
-    SITE_LOCALES: dict[str, str] = field(default_factory=dict)
-    EXCLUDE_FIELDS: dict[str, list[str]] = field(default_factory=dict)
+    TRANSLATOR: dict[str, Any] | None = field(
+        default=None,
+        metadata=declared(
+            TRANSLATOR_RULE,
+            '`{"CLASS": "...", "OPTIONS": {...}}` of a wagtail-localize machine translator. '
+            "`None` uses `WAGTAILLOCALIZE_MACHINE_TRANSLATOR`, then the pseudo translator (a "
+            "test double: a warning outside `DEBUG`). Options whose name contains KEY, SECRET, "
+            "TOKEN, PASSWORD or CREDENTIALS are never stored on runs.",
+        ),
+    )
+    TASK_BACKEND: str = field(
+        default="default",
+        metadata=declared(Text(), "django-tasks backend alias the plugin enqueues on."),
+    )
+    QUEUE: str = field(
+        default="bulk_translate",
+        metadata=declared(Text(), "queue name (must be in the backend's `QUEUES`)."),
+    )
+    ENUMERATION_BATCH_SIZE: int = field(
+        default=500, metadata=declared(AT_LEAST_ONE, "objects read per enumeration query.")
+    )
+    COORDINATOR_TICK_SECONDS: float = field(
+        default=10, metadata=declared(SECONDS_OR_ZERO, "time budget of one coordinator tick.")
+    )
+    UNITS_PER_CLAIM: int = field(
+        default=10,
+        metadata=declared(
+            AT_LEAST_ONE, "units a worker claims at once (rounded up to whole objects)."
+        ),
+    )
+    WORKER_CONCURRENCY: int = field(
+        default=4,
+        metadata=declared(AT_LEAST_ONE, "worker tasks queued per run as units appear."),
+    )
+    WORKER_TIME_BUDGET_SECONDS: float = field(
+        default=60,
+        metadata=declared(SECONDS, "a worker task re-queues itself after this long."),
+    )
+    LEASE_SECONDS: int = field(
+        default=300,
+        metadata=declared(AT_LEAST_ONE, "lease on a claimed unit / on the coordinator."),
+    )
+    MAX_ATTEMPTS: int = field(
+        default=3, metadata=declared(AT_LEAST_ONE, "attempts per unit before it fails for good.")
+    )
+    RETRY_BACKOFF_SECONDS: float = field(
+        default=15,
+        metadata=declared(
+            SECONDS_OR_ZERO,
+            "first back-off of a transient failure (rate limit, server error, timeout); "
+            "doubles per attempt.",
+        ),
+    )
+    RETRY_BACKOFF_MAX_SECONDS: float = field(
+        default=600, metadata=declared(SECONDS_OR_ZERO, "longest back-off.")
+    )
+    QUOTA_RETRY_SECONDS: float = field(
+        default=900,
+        metadata=declared(SECONDS_OR_ZERO, "how often a run paused for quota tries again."),
+    )
+    JANITOR_INTERVAL_SECONDS: float | None = field(
+        default=60,
+        metadata=declared(
+            Number(minimum=0, exclusive=True, optional=True),
+            "janitor sweep interval while a run is active (`None`: never; run "
+            "`manage.py bulk_translate_janitor` from cron instead).",
+        ),
+    )
+    STALL_SECONDS: float = field(
+        default=120,
+        metadata=declared(
+            SECONDS,
+            "a running run with claimable units and no worker activity for this long gets new "
+            "worker tasks (theirs died with a killed worker process).",
+        ),
+    )
+    REVERT_WINDOW_DAYS: float = field(
+        default=30,
+        metadata=declared(SECONDS_OR_ZERO, "how long after it finished a run can be reverted."),
+    )
+    PRICE_PER_MILLION_CHARACTERS: float = field(
+        default=20.0,
+        metadata=declared(Number(minimum=0), "preflight price per million billed characters."),
+    )
+    CURRENCY: str = field(default="EUR", metadata=declared(Text(), "preflight currency."))
+    CONFIRM_ABOVE_COST: float | None = field(
+        default=50.0,
+        metadata=declared(
+            Number(minimum=0, optional=True),
+            "the admin asks for an extra confirmation before starting a run whose preflight "
+            "estimate costs more than this (in `CURRENCY`); `0` always asks, `None` never does.",
+        ),
+    )
+    SLUG_POLICY: str = field(
+        default="derive",
+        metadata=declared(
+            Text(choices=SLUG_POLICIES),
+            "slugs of new pages: `derive` (from the translated title), `keep` (source slug), "
+            "`translate`. Existing targets always keep their slug, so no redirect is ever left "
+            "behind.",
+        ),
+    )
+    SITE_LOCALES: dict[str, str] = field(
+        default_factory=dict,
+        metadata=declared(
+            SITE_LOCALES_RULE,
+            "which locale each site serves, for site settings (default: its root page's).",
+        ),
+    )
+    EXCLUDE_FIELDS: dict[str, list[str]] = field(
+        default_factory=dict,
+        metadata=declared(
+            EXCLUDE_FIELDS_RULE, "fields copied unchanged, never sent to the translator."
+        ),
+    )
 
     @classmethod
     def known_keys(cls) -> set[str]:
         return {f.name for f in fields(cls)}
 
 
+@dataclass(frozen=True)
+class KeySpec:
+    """One key of the settings dict as declared above."""
+
+    name: str
+    rule: Rule
+    default: Any
+    doc: str
+
+
+def key_specs() -> list[KeySpec]:
+    defaults = BulkTranslateSettings()
+    return [
+        KeySpec(f.name, f.metadata["rule"], getattr(defaults, f.name), f.metadata["doc"])
+        for f in fields(BulkTranslateSettings)
+    ]
+
+
+def user_setting() -> dict[Any, Any]:
+    return getattr(settings, SETTING_NAME, None) or {}
+
+
+def setting_problems() -> list[Problem]:
+    """Every unknown key and every value of the wrong type or out of range, in key order."""
+    user = user_setting()
+    if not isinstance(user, dict):
+        return [
+            Problem(
+                "",
+                f"{SETTING_NAME} is {show(user)}: expected a dict.",
+                hint=f"Set {SETTING_NAME} to a dict of the keys in the configuration reference.",
+            )
+        ]
+    specs = {spec.name: spec for spec in key_specs()}
+    found: list[Problem] = []
+    for key, value in user.items():
+        spec = specs.get(key)
+        if spec is None:
+            found.append(unknown_key_problem(SETTING_NAME, "", key, specs))
+        else:
+            found += spec.rule.problems(SETTING_NAME, f"[{key!r}]", value)
+    return found
+
+
+def reference_table() -> str:
+    """The README's configuration reference, generated from the declarations above."""
+    rows = ["| key | type and range | default | meaning |", "|---|---|---|---|"]
+    for spec in key_specs():
+        rows.append(f"| `{spec.name}` | {spec.rule.expected()} | `{spec.default!r}` | {spec.doc} |")
+    return "\n".join(rows) + "\n"
+
+
 _cached: BulkTranslateSettings | None = None
 
 
 def unknown_setting_keys() -> set[str]:
-    return set(getattr(settings, SETTING_NAME, {}) or {}) - BulkTranslateSettings.known_keys()
+    user = user_setting()
+    return set(user if isinstance(user, dict) else {}) - BulkTranslateSettings.known_keys()
 
 
 def get_settings() -> BulkTranslateSettings:
     """The current settings; unknown keys are reported by a system check, not here."""
     global _cached
     if _cached is None:
-        user = getattr(settings, SETTING_NAME, {}) or {}
+        user = user_setting() if isinstance(user_setting(), dict) else {}
         known = BulkTranslateSettings.known_keys()
         _cached = BulkTranslateSettings(**{k: v for k, v in user.items() if k in known})
     return _cached

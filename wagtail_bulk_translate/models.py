@@ -12,6 +12,8 @@ from django.utils.functional import classproperty
 from django.utils.translation import gettext_lazy as _
 from wagtail.models import Locale
 
+from .billing_models import SentOutcome as SentOutcome  # the billing ledger, kept apart
+from .billing_models import SentText as SentText
 from .errors import ErrorCode
 
 
@@ -205,6 +207,16 @@ class Run(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in RunStatus.terminal
+
+    @property
+    def is_reverting(self) -> bool:
+        """A revert was started and its background task has not finished it yet."""
+        return self.reverted_at is not None and self.status != RunStatus.REVERTED
+
+    @property
+    def is_settled(self) -> bool:
+        """Nothing more will change without an editor: finished and not being reverted."""
+        return self.is_finished and not self.is_reverting
 
     def unit_counts(self) -> dict[str, int]:
         """Units per status, every status present (one grouped query)."""

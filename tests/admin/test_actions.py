@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from wagtail.models import ModelLogEntry
 
 from tests.admin.conftest import make_run
@@ -179,3 +180,32 @@ def test_promote_needs_edit_permission_on_the_whole_scope(editor_client, site_tr
     assert "You cannot edit these pages" in messages_of(response)
     assert "“Secret”" in messages_of(response)
     assert Run.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("action", "status"), [("retry", "partial"), ("resume", "paused"), ("revert", "succeeded")]
+)
+def test_actions_that_write_content_need_edit_permission_on_the_whole_scope(
+    editor_client, site_tree, task_queue, action, status
+):
+    run = make_run(units=10, status=status, finished_at=timezone.now())
+    run.scope = {"pages": [{"id": site_tree["home"].pk, "descendants": True}]}
+    run.save()
+    if action == "revert":  # only a run with nothing in flight can be reverted
+        run.units.filter(status__in=UnitStatus.in_flight).update(status="skipped")
+    units_before = list(run.units.values_list("pk", "status"))
+    response = editor_client.post(url(action, run), follow=True)
+    assert "You cannot edit these pages" in messages_of(response)
+    run.refresh_from_db()
+    assert run.status == status and run.reverted_at is None
+    assert list(run.units.values_list("pk", "status")) == units_before
+    assert not logged(f"{action}d") and not logged(f"{action}ed")
+
+
+def test_actions_that_only_stop_work_need_no_edit_permission(editor_client, site_tree):
+    run = make_run(units=10, status="running")
+    run.scope = {"pages": [{"id": site_tree["home"].pk, "descendants": True}]}
+    run.save()
+    editor_client.post(url("pause", run))
+    run.refresh_from_db()
+    assert run.status == "paused"

@@ -280,7 +280,8 @@ def test_an_engine_refusal_is_shown_on_the_form(admin_client, site_tree, setting
     }
     response = start(admin_client, pages_url(site_tree["news"]), OPTIONS)
     assert response.status_code == 200
-    assert "cannot be loaded" in " ".join(response.context["form"].non_field_errors())
+    errors = " ".join(response.context["form"].non_field_errors())
+    assert "'no.such.Translator' cannot be imported" in errors
     assert not Run.objects.exists()
     assert not ModelLogEntry.objects.filter(action=STARTED).exists()
 

@@ -240,3 +240,20 @@ def test_a_canary_as_large_as_the_scope_says_so(admin_client, site_tree):
     data = form_data(**{"pages-0-page": str(site_tree["news"].pk), "canary_size": "50"})
     html = admin_client.post(url(), data).content.decode()
     assert "The scope has only 8 units, so the canary covers all of it." in html
+
+
+def test_a_missing_deepl_key_is_shown_on_the_new_run_form(
+    admin_client, site_tree, settings, monkeypatch
+):
+    monkeypatch.delenv("DEEPL_AUTH_KEY", raising=False)
+    settings.WAGTAIL_BULK_TRANSLATE = {
+        "TRANSLATOR": {"CLASS": "wagtail_bulk_translate.translators.deepl.DeepLTranslator"}
+    }
+
+    response = admin_client.post(url(), form_data(**{"pages-0-page": str(site_tree["news"].pk)}))
+
+    assert response.status_code == 200
+    errors = " ".join(response.context["form"].non_field_errors())
+    assert "The DeepL translator has no API key." in errors
+    assert "DEEPL_AUTH_KEY" in errors
+    assert not Run.objects.exists()

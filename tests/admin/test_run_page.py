@@ -144,3 +144,20 @@ def test_canary_review_shows_source_and_translation(admin_client, site_tree, sta
     assert "data-bt-edit-target" in html and "data-bt-preview" in html
     assert 'data-bt-action="promote"' in html
     assert json.dumps(translated[0].translation)[1:-1].split(" ")[0] in html
+
+
+def test_a_run_being_reverted_keeps_its_page_polling_until_the_revert_ends(admin_client):
+    run = make_run(units=4, status="succeeded", finished_at=timezone.now())
+    run.reverted_at = timezone.now()
+    run.save()
+    data = admin_client.get(status(run)).json()
+    assert data["is_finished"] is False and data["status_label"] == "Reverting…"
+    html = admin_client.get(page(run)).content.decode()
+    assert 'data-bt-run-status-finished-value="false"' in html and "Reverting…" in html
+
+    run.status = "reverted"
+    run.save()
+    data = admin_client.get(status(run)).json()
+    assert data["is_finished"] is True and data["status_label"] == "Reverted"
+    html = admin_client.get(page(run)).content.decode()
+    assert 'data-bt-run-status-finished-value="true"' in html

@@ -21,20 +21,3 @@ def wait_for_run(site: LiveSite, run_id: int, timeout_ms: int = RUN_TIMEOUT_MS) 
             return status
         time.sleep(0.5)
     raise AssertionError(f"Run {run_id} still {status} after {timeout_ms / 1000:.0f}s")
-
-
-def reload_until_status(page, status: str, timeout_ms: int = RUN_TIMEOUT_MS) -> None:
-    """Reload the run page until it shows this status (bounded).
-
-    For a revert: it runs in the background after the run finished, and the page's poller
-    stops at the run's first terminal status, so only a reload shows "reverted".
-    """
-    deadline = time.monotonic() + timeout_ms / 1000
-    shown = None
-    while time.monotonic() < deadline:
-        shown = page.locator("[data-bt-status]").get_attribute("data-bt-run-status")
-        if shown == status:
-            return
-        time.sleep(1)
-        page.reload()
-    raise AssertionError(f"The run page still shows {shown!r}, not {status!r}")

@@ -9,7 +9,6 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import RUN_TIMEOUT_MS
-from tests.browser.flows import reload_until_status
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
@@ -79,7 +78,10 @@ def test_canary_review_promote_finish_and_revert(editor_page, live_site, screens
     expect(page.get_by_text("Revert this run?")).to_be_visible()
     page.get_by_role("button", name="Yes, revert the run").click()
     page.wait_for_url(RUN_PAGE)
-    reload_until_status(page, "reverted")
+    # The page follows the background revert without a reload.
+    page.evaluate("window.btNoReload = true")
+    expect_status(page, "reverted")
+    assert page.evaluate("window.btNoReload === true")
 
 
 def test_cancel_a_running_run(editor_page, live_site):

@@ -1,23 +1,18 @@
 """``manage.py bulk_translate``: argument errors, the run it starts, status and --wait exit codes.
 
-Commands run in-process with ``call_command``. The task queue is the DummyBackend of the
-``task_queue`` fixture, so nothing runs until a test drains it; for ``--wait`` the command's
-``time.sleep`` is replaced by a hook that drains the queue (or does nothing, for the timeout).
+Commands run in-process with ``call_command`` (fixtures in conftest.py).
 """
 
 from __future__ import annotations
 
 import json
 import time
-import types
-from io import StringIO
 
 import pytest
 from django.core.management import call_command
-from django.core.management.base import CommandError
-from django.db import connection
 
 from tests import factories as f
+from tests.cli.conftest import run_waiting
 from wagtail_bulk_translate.management.commands import bulk_translate as command_module
 from wagtail_bulk_translate.models import Run, RunStatus, Unit, UnitStatus
 
@@ -27,73 +22,7 @@ LONG_TITLE = "x" * 300  # Page.title is max_length=255: the translated page cann
 
 
 # --- helpers ---------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def run_command(task_queue, django_capture_on_commit_callbacks):
-    """call_command with captured output; the on-commit enqueue of a new run is executed."""
-
-    def _run(*args):
-        out, err = StringIO(), StringIO()
-        with django_capture_on_commit_callbacks(execute=True):
-            call_command("bulk_translate", *args, stdout=out, stderr=err)
-        return out.getvalue(), err.getvalue()
-
-    return _run
-
-
-@pytest.fixture
-def bad_arguments(run_command):
-    """Run a command that must fail with exit code 2; returns the error message."""
-
-    def _bad(*args):
-        with pytest.raises(CommandError) as excinfo:
-            run_command(*args)
-        assert excinfo.value.returncode == 2, excinfo.value
-        return str(excinfo.value)
-
-    return _bad
-
-
-def flush_on_commit() -> None:
-    """Run on-commit callbacks the command queued inside the test's transaction."""
-    while connection.run_on_commit:
-        _savepoints, callback, _robust = connection.run_on_commit.pop(0)
-        callback()
-
-
-@pytest.fixture
-def waiting(monkeypatch, task_queue):
-    """Replace the command's sleep: ``drain=True`` lets workers run while the command waits."""
-
-    def _configure(*, drain: bool, on_sleep=None):
-        sleeps = []
-
-        def sleep(seconds):
-            sleeps.append(seconds)
-            if drain:
-                flush_on_commit()
-                task_queue.drain()
-            if on_sleep is not None:
-                on_sleep()
-            time.sleep(0.01)
-
-        fake = types.SimpleNamespace(monotonic=time.monotonic, sleep=sleep)
-        monkeypatch.setattr(command_module, "time", fake)
-        return sleeps
-
-    return _configure
-
-
-def run_waiting(*args):
-    """Call the command with --wait; returns (exit code, stdout, stderr)."""
-    out, err = StringIO(), StringIO()
-    code = 0
-    try:
-        call_command("bulk_translate", *args, "--wait", stdout=out, stderr=err)
-    except SystemExit as exit_:
-        code = exit_.code
-    return code, out.getvalue(), err.getvalue()
+# run_command, bad_arguments and waiting are fixtures of tests/cli/conftest.py.
 
 
 def codes(run: Run) -> set[str]:
@@ -127,12 +56,10 @@ BAD_START_ARGUMENTS = [
     ("object-not-translatable", "--object auth.Group:1 --locales fr", "auth.Group cannot be"),
     ("snippets-not-translatable", "--snippets auth.Group --locales fr", "auth.Group cannot be"),
     ("snippets-unknown-model", "--snippets demo.Category,demo.Nope --locales fr", "'demo.Nope'"),
-    ("settings-not-a-setting", "--settings demo.Category --locales fr", "not a settings model"),
+    ("settings-not-a-setting", "--setting-models demo.Category --locales fr", "not a settings"),
     ("subtree-missing", "--subtree 999999 --locales fr", "Page 999999 does not exist"),
     ("page-missing", "--page 999999 --locales fr", "Page 999999 does not exist"),
     ("exclude-unknown-model", "--all --exclude demo.Nope --locales fr", "'demo.Nope'"),
-    ("canary-0", "--all --locales fr --canary 0", "at least one unit"),
-    ("canary-negative", "--all --locales fr --canary -3", "at least one unit"),
 ]
 
 
@@ -165,13 +92,18 @@ def test_status_of_an_unknown_run_exits_2(three_pages, run_command, bad_argument
     run_command("start", "--page", str(three_pages.home.pk), "--locales", "fr")
     missing = Run.objects.get().pk + 1000
 
-    assert bad_arguments("status", str(missing)) == f"Run {missing} does not exist."
+    message = bad_arguments("status", str(missing))
+
+    assert message.startswith(f"Run {missing} does not exist.")
+    assert "bulk_translate list" in message
 
 
-def test_status_of_run_0_is_not_the_latest_run(three_pages, run_command, bad_arguments):
-    run_command("start", "--page", str(three_pages.home.pk), "--locales", "fr")
+def test_status_of_run_0_is_refused_not_taken_for_the_latest_run(capsys):
+    with pytest.raises(SystemExit) as excinfo:
+        parser_for_command_line().parse_args(["status", "0"])
 
-    assert bad_arguments("status", "0") == "Run 0 does not exist."
+    assert excinfo.value.code == 2
+    assert "a run id must be between 1 and 2147483647, got 0" in capsys.readouterr().err
 
 
 def test_status_without_any_run_exits_2(bad_arguments):
@@ -187,6 +119,8 @@ def test_status_without_any_run_exits_2(bad_arguments):
         (["start", "--all"], "--locales"),
         (["start", "--subtree", "home", "--locales", "fr"], "invalid int value"),
         (["start", "--all", "--locales", "fr", "--canary", "many"], "invalid int value"),
+        (["start", "--all", "--locales", "fr", "--canary", "0"], "--canary must be between 1"),
+        (["start", "--all", "--locales", "fr", "--canary", "-3"], "--canary must be between 1"),
         (["status", "latest"], "invalid int value"),
         (["translate"], "invalid choice"),
         ([], "required"),
@@ -215,7 +149,7 @@ def test_argparse_errors_exit_2_through_call_command_too(three_pages, capsys):
 
 
 def test_start_all_creates_one_run_over_the_whole_site(three_pages, run_command, task_queue):
-    _out, err = run_command("start", "--all", "--locales", "fr,de")
+    out, _err = run_command("start", "--all", "--locales", "fr,de")
 
     run = Run.objects.get()
     assert run.source_locale.language_code == "en"
@@ -228,7 +162,7 @@ def test_start_all_creates_one_run_over_the_whole_site(three_pages, run_command,
     assert set(run.scope["settings"]) == {"demo.SiteBranding", "demo.SocialLinks"}
     assert run.scope["objects"] == []
     assert run.scope["exclude_models"] == []
-    assert f"status {run.pk}" in err
+    assert f"status {run.pk}" in out
     assert task_queue.names().count("coordinate_run") == 1
 
 
@@ -268,7 +202,7 @@ def test_scope_flags_build_the_scope(three_pages, run_command):
         "start",
         *("--subtree", str(three_pages.news.pk), "--page", str(three_pages.home.pk)),
         *("--snippets", "demo.Category,demo.Testimonial", "--snippets", "demo.FooterText"),
-        *("--settings", "demo.SiteBranding", "--object", f"demo.Category:{travel.pk}"),
+        *("--setting-models", "demo.SiteBranding", "--object", f"demo.Category:{travel.pk}"),
         *("--exclude", "demo.ArticlePage", "--locales", "fr"),
     )
 
@@ -284,11 +218,14 @@ def test_scope_flags_build_the_scope(three_pages, run_command):
     }
 
 
-def test_without_wait_start_returns_at_once_and_prints_nothing_on_stdout(three_pages, run_command):
+def test_without_wait_start_returns_at_once_saying_how_to_follow_the_run(three_pages, run_command):
     out, err = run_command("start", "--page", str(three_pages.home.pk), "--locales", "fr")
 
-    assert out == ""
-    assert "Started" in err
+    run = Run.objects.get()
+    assert out.startswith(f"Started run #{run.pk}")
+    assert f"bulk_translate status {run.pk}" in out
+    assert err == ""
+    assert run.status == RunStatus.PENDING
 
 
 # --- status ----------------------------------------------------------------------------------
@@ -381,15 +318,15 @@ def test_status_names_the_reasons_of_failed_units(
 def test_wait_until_succeeded_exits_0_and_prints_the_summary(three_pages, waiting):
     sleeps = waiting(drain=True)
 
-    code, out, err = run_waiting(
+    code, out, _err = run_waiting(
         "start", "--subtree", str(three_pages.home.pk), "--locales", "fr,de"
     )
 
     assert code == 0
     assert sleeps, "the command returned before the run was processed"
     assert Run.objects.get().status == RunStatus.SUCCEEDED
-    assert out.splitlines()[0].endswith(": succeeded")
-    assert "6/6 units" in err
+    assert "Run #" in out and ": succeeded" in out
+    assert "6/6 units" in out
 
 
 def test_wait_json_prints_only_json_on_stdout(three_pages, waiting):
@@ -457,7 +394,7 @@ def test_wait_gives_up_after_the_timeout_with_exit_5(three_pages, waiting):
     assert time.monotonic() - started < 5
     assert sleeps
     assert "--timeout" in err
-    assert out == ""
+    assert "(changed):" not in out  # no summary: the run has not ended
     assert Run.objects.get().status in RunStatus.active
 
 

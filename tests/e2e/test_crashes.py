@@ -37,7 +37,25 @@ def test_random_sigkills_with_three_workers(crash_env):
     assert summary["units_total"] >= 180
     assert pool.deaths >= 3, "the chaos loop must have killed workers"
     assert_run_is_whole(crash_env, summary)
-    # A kill can land between the provider's answer and the commit that stores it: that call's
-    # strings are paid again. Nothing else may be.
+    # A kill can land between the provider's answer and the commit that stores it: that
+    # request's texts are paid again. Nothing else may be: every answer is stored the moment it
+    # arrives (per request, not per claim), so re-sent texts are at most the texts of the killed
+    # workers' in-flight requests (each translate_texts call is one request).
     log = read_translator_log(crash_env["translator_log"])
     assert sent_twice(log, killed=pool.killed) == []
+    assert resent_count(log) <= len(in_flight_texts(log, pool.killed))
+
+
+def in_flight_texts(log: list, killed: set[int]) -> list[tuple[str, str]]:
+    """(locale, text) of the last request of each killed worker: the only ones a kill loses."""
+    last_call = {pid: call for pid, call, _locale, _text in log}
+    return [
+        (locale, text)
+        for pid, call, locale, text in log
+        if pid in killed and call == last_call[pid]
+    ]
+
+
+def resent_count(log: list) -> int:
+    """How many texts were sent again (sends beyond the first of each (locale, text))."""
+    return len(log) - len({(locale, text) for _pid, _call, locale, text in log})

@@ -8,14 +8,17 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
-from wagtail.models import Locale
+from wagtail.models import Locale, Site
 
+from demo.models import ArticlePage, SocialLinks
 from tests import factories
 from tests.fake_deepl import fake_deepl  # noqa: F401
 from tests.translator_doubles import translator_setting
 from wagtail_bulk_translate.errors import RunConfigurationError
+from wagtail_bulk_translate.management.reporting import format_preflight
 from wagtail_bulk_translate.models import Run
 from wagtail_bulk_translate.runs.preflight import billed_length, preflight
+from wagtail_bulk_translate.scope.whole_site import whole_site_scope
 
 pytestmark = pytest.mark.django_db
 
@@ -156,3 +159,75 @@ def test_preflight_with_deepl_warns_when_the_quota_cannot_be_read(
     assert result.usage is None
     assert any("usage could not be read" in warning for warning in result.warnings)
     assert result.characters_to_bill["fr"] > 0
+
+
+# --- refused locales, unpublished changes, models that cannot be translated --------------------
+
+
+def test_a_refused_locale_is_listed_and_not_counted_in_the_cost(shared_sentence_tree, settings):
+    alone = preflight(scope_of(shared_sentence_tree), "en", ["fr"])
+    settings.WAGTAIL_BULK_TRANSLATE = {
+        **settings.WAGTAIL_BULK_TRANSLATE,
+        "TRANSLATOR": translator_setting(UNSUPPORTED=["es"]),
+    }
+
+    result = preflight(scope_of(shared_sentence_tree), "en", ["fr", "es"])
+
+    assert result.unsupported_locales == ["es"]
+    assert set(result.characters_to_bill) == {"fr"}
+    assert result.total_characters == alone.total_characters
+    assert result.estimated_cost == alone.estimated_cost
+    assert result.units_total == alone.units_total
+    assert result.as_dict()["unsupported_locales"] == ["es"]
+
+
+def test_objects_with_unpublished_changes_are_counted_with_the_content_used(shared_sentence_tree):
+    article = shared_sentence_tree.get_descendants().type(ArticlePage).first().specific
+    article.title = "One, edited"
+    article.save_revision()  # a draft: the live page is unchanged
+
+    live = preflight(scope_of(shared_sentence_tree), "en", ["fr"])
+    draft = preflight(scope_of(shared_sentence_tree), "en", ["fr"], content_source="draft")
+
+    assert (live.unpublished_changes, live.content_source) == (1, "live")
+    assert (draft.unpublished_changes, draft.content_source) == (1, "draft")
+    assert live.as_dict()["unpublished_changes"] == 1
+    assert "1 object(s) have unpublished changes" in format_preflight(live)
+    assert "--content draft" in format_preflight(live)
+
+
+def test_a_site_setting_with_no_site_in_another_locale_costs_nothing_and_says_why(
+    shared_sentence_tree,
+):
+    row = SocialLinks.objects.create(
+        site=Site.objects.get(is_default_site=True), newsletter_pitch="Read our letter."
+    )
+
+    result = preflight({"objects": [["demo.SocialLinks", str(row.pk)]]}, "en", ["fr"])
+
+    assert result.units_total == 0
+    assert result.strings_to_translate == {"fr": 0}
+    assert result.total_characters == 0
+    assert [item.model for item in result.untranslatable] == ["demo.SocialLinks"]
+    assert "SITE_LOCALES" in result.untranslatable[0].fix
+    assert "Cannot translate demo.SocialLinks" in format_preflight(result)
+
+
+def test_whole_site_lists_generic_settings_without_translatable_mixin(
+    shared_sentence_tree, monkeypatch
+):
+    from django.contrib.auth.models import Group
+
+    from wagtail_bulk_translate.scope import readiness
+
+    # Stands in for a BaseGenericSetting without TranslatableMixin registered as a setting.
+    monkeypatch.setattr(readiness, "registry", [*readiness.registry, Group])
+    source = Locale.objects.get(language_code="en")
+
+    result = preflight(whole_site_scope(source), "en", ["fr"])
+
+    plain = {item.model: item for item in result.untranslatable}
+    assert "auth.Group" in plain
+    assert "TranslatableGenericSetting" in plain["auth.Group"].fix
+    assert "demo.SiteBranding" not in plain
+    assert result.as_dict()["untranslatable"][0]["model"] in plain

@@ -1,61 +1,109 @@
-"""Step 3: one translator call per target locale for every string the claim's units need.
+"""Step 3: translate, per target locale, every string the claim's units need.
 
-Text already translated into the locale anywhere on the site is reused (translation memory);
-identical strings are sent once; texts another worker is paying for right now are waited for
-(reservations); what was paid for is stored at once, even when the call fails part-way, so a
-retried unit never sends it again.
+A text is paid for at most once per locale per run, in every mode: what this run already
+translated is reused from its ledger (and, in ``changed`` mode, text translated anywhere on the
+site from translation memory); identical strings are sent once; texts another worker is paying
+for right now are waited for (reservations). Texts go out one provider request at a time, and
+each answer is written to the ledger and stored the moment it arrives (retried while the
+database is busy), so a crash pays again for at most the one request in flight. A text whose
+markup the translator broke twice for a locale is not sent again in the run.
 """
 
 from __future__ import annotations
 
-from django.db import transaction
-from django.db.models import F
+import uuid
+
 from wagtail.models import Locale
 
 from ..errors import ErrorCode, TranslatorError, UnitError
 from ..localize.strings import translation_memory, upsert_string_translations, valid_markup
-from ..models import Mode, Run, Unit
+from ..models import Mode, Run, UnitStatus
 from ..revert.state import StringChanges
 from ..translators.base import BulkTranslator, Translations
-from . import claims, reservations
+from . import claims, ledger, reservations
+from .failures import close_units
 from .work import UnitWork
 
 # A unit waiting for a text another worker is translating, or for its parent page, comes back
 # after this long.
 WAIT_SECONDS = 2
 
+GIVEN_UP_MESSAGE = (
+    "The translator broke the inline markup (links or formatting) of {text!r} every time it "
+    "was sent in this run, so it is not sent again; the target was not written."
+)
+
 
 def translate_locale(run: Run, translator: BulkTranslator, works: list[UnitWork]) -> None:
-    """One translator call for every string the claim's units need in one locale."""
+    """Translate what the claim's units need in one locale, one provider request at a time."""
     locale = works[0].unit.target_locale
-    texts: dict[str, UnitWork] = {}
-    for work in works:
-        for s in work.needs.to_translate:
-            texts.setdefault(s.data, work)
-    memory = (
-        translation_memory(run.source_locale_id, list(texts), locale.pk)
-        if run.mode == Mode.CHANGED
-        else {}
-    )
+    token = str(works[0].unit.lease_token)
+    works = fail_units_needing_given_up_texts(run, token, locale, works)
+    texts = needed_texts(works)
+    memory = known_translations(run, locale, texts)
     to_send = [text for text in texts if text not in memory]
     if to_send and not translator.can_translate(run.source_locale, locale):
         raise UnitError(
             ErrorCode.UNSUPPORTED_LOCALE,
             f"The translator cannot translate from {run.source_locale} into {locale}.",
         )
-    token = str(works[0].unit.lease_token)
+    accept(run, locale, works, memory, Translations())
+    for batch in translator.request_batches(run.source_locale, locale, to_send):
+        works = [w for w in works if not w.done]
+        if not works:
+            return
+        send_request(run, translator, locale, works, batch)
+
+
+def needed_texts(works: list[UnitWork]) -> list[str]:
+    return list(dict.fromkeys(s.data for w in works for s in w.needs.to_translate))
+
+
+def fail_units_needing_given_up_texts(
+    run: Run, token: str, locale: Locale, works: list[UnitWork]
+) -> list[UnitWork]:
+    """Units needing a text whose markup broke too often fail at once, without a call."""
+    given_up = ledger.given_up_texts(run, locale.pk, needed_texts(works))
+    for work in works:
+        broken = next((s.data for s in work.needs.to_translate if s.data in given_up), None)
+        if broken is not None:
+            message = GIVEN_UP_MESSAGE.format(text=broken[:80])
+            close_units(token, [work], UnitStatus.FAILED, ErrorCode.INVALID_MARKUP, message)
+    return [w for w in works if not w.done]
+
+
+def known_translations(run: Run, locale: Locale, texts: list[str]) -> dict[str, str]:
+    """Translations that need no call: paid for earlier in this run, or (changed mode only)
+    translation memory of the whole site."""
+    memory = ledger.run_memory(run, locale.pk, texts)
+    if run.mode == Mode.CHANGED:
+        memory.update(translation_memory(run.source_locale_id, texts, locale.pk))
+    return memory
+
+
+def send_request(
+    run: Run, translator: BulkTranslator, locale: Locale, works: list[UnitWork], batch: list[str]
+) -> None:
+    """One provider request: reserve its texts, send, record and store the answer at once."""
+    token = uuid.uuid4().hex
     try:
-        if run.mode == Mode.CHANGED and to_send:
-            to_send, works = reserve_texts(run, locale, token, to_send, works, memory)
+        batch, works = reserve_texts(run, locale, token, batch, works)
+        if not batch:
+            return
+        owners = billed_units(batch, works)
         try:
-            results = call_translator(translator, run.source_locale, locale, to_send)
+            results = call_translator(translator, run.source_locale, locale, batch)
         except TranslatorError as err:
-            # Requests answered before the failure (e.g. the quota ran out mid-call) are paid
+            # Texts answered before the failure (e.g. the quota ran out mid-call) are paid
             # for: keep them, so resuming does not send them again.
-            accept_results(run, works, texts, memory, err.partial or Translations())
-            record_partial_billing(works)
+            partial = err.partial or Translations()
+            answered = [t for t in batch if t in partial.texts or t in partial.billed_characters]
+            if answered:
+                ledger.record_request(run, locale.pk, answered, owners, partial)
+                accept(run, locale, works, {}, partial)
             raise
-        accept_results(run, works, texts, memory, results)
+        ledger.record_request(run, locale.pk, batch, owners, results)
+        accept(run, locale, works, {}, results)
     finally:
         # Only once the translations are stored: a worker waiting for them then finds them.
         reservations.release(token)
@@ -70,69 +118,73 @@ def call_translator(
 
 
 def reserve_texts(
-    run: Run,
-    locale: Locale,
-    token: str,
-    to_send: list[str],
-    works: list[UnitWork],
-    memory: dict[str, str],
+    run: Run, locale: Locale, token: str, batch: list[str], works: list[UnitWork]
 ) -> tuple[list[str], list[UnitWork]]:
-    """Reserve the texts to send; units needing a text another worker is translating come back
-    shortly (it will be in memory then). Returns the texts to send and the units that stay."""
-    elsewhere = reservations.reserve(locale.pk, to_send, token)
-    # Translated and stored since the memory lookup (their reservation already released).
-    sent_here = [t for t in to_send if t not in elsewhere]
-    memory.update(translation_memory(run.source_locale_id, sent_here, locale.pk))
+    """Reserve the request's texts; units needing a text another worker is translating come
+    back shortly (it will be known then). Returns the texts to send and the units that stay."""
+    elsewhere = reservations.reserve(locale.pk, batch, token)
+    # Translated and stored since the first lookup (their reservation already released).
+    known = known_translations(run, locale, [t for t in batch if t not in elsewhere])
+    accept(run, locale, works, known, Translations())
     waiting = [w for w in works if any(s.data in elsewhere for s in w.needs.to_translate)]
     for work in waiting:
-        claims.release_unit(work.unit, token, WAIT_SECONDS)
+        claims.release_unit(work.unit, token_of(work), WAIT_SECONDS)
         work.done = True
     staying = [w for w in works if not w.done]
-    needed = {s.data for w in staying for s in w.needs.to_translate}
-    return [t for t in to_send if t in needed and t not in memory and t not in elsewhere], staying
+    needed = {s.data for w in staying for s in w.needs.to_translate if s not in w.translated}
+    return [t for t in batch if t in needed and t not in known and t not in elsewhere], staying
 
 
-def accept_results(
-    run: Run,
-    works: list[UnitWork],
-    texts: dict[str, UnitWork],
-    memory: dict[str, str],
-    results: Translations,
-) -> None:
-    """Attach translations (and refusals) to their units, bill them, and store them at once."""
-    if not works:
-        return
-    for text in results.texts:
-        texts[text].billed += results.billed_characters.get(text, 0)
+def token_of(work: UnitWork) -> str:
+    return str(work.unit.lease_token)
+
+
+def billed_units(batch: list[str], works: list[UnitWork]) -> dict[str, int]:
+    """The unit each text of the request is billed to: the first one needing it."""
+    owners: dict[str, int] = {}
     for work in works:
         for s in work.needs.to_translate:
-            value = memory.get(s.data) or results.texts.get(s.data)
+            owners.setdefault(s.data, work.unit.pk)
+    return {text: owners[text] for text in batch if text in owners}
+
+
+def accept(
+    run: Run, locale: Locale, works: list[UnitWork], known: dict[str, str], results: Translations
+) -> None:
+    """Attach translations (and refusals) to the units needing them and store the valid ones
+    at once: a unit retried after a crash or a failed write finds them."""
+    fresh: dict[int, dict] = {}
+    for work in works:
+        for s in work.needs.to_translate:
+            if s in work.translated:
+                continue
+            value = known.get(s.data) or results.texts.get(s.data)
             if value is not None:
                 work.translated[s] = value
+                fresh.setdefault(id(work), {})[s] = value
             elif s.data in results.refused:
                 refusal = results.refused[s.data]
                 work.refused.setdefault(refusal.code, refusal.message)
-    persist_translations(run, works[0].unit.target_locale, works)
+    if fresh:
+        persist_translations(run, locale, [w for w in works if id(w) in fresh], fresh)
 
 
-def record_partial_billing(works: list[UnitWork]) -> None:
-    """Units given back after a failed call still carry what was billed for them."""
-    for work in works:
-        if work.billed:
-            Unit.objects.filter(pk=work.unit.pk).update(
-                billed_characters=F("billed_characters") + work.billed
-            )
-            work.billed = 0
+def persist_translations(
+    run: Run, locale: Locale, works: list[UnitWork], fresh: dict[int, dict]
+) -> None:
+    """Store what was just paid for, retried while the database is busy (it is also kept in
+    the ledger, so even a store that keeps failing is not paid for again)."""
 
-
-def persist_translations(run: Run, locale: Locale, works: list[UnitWork]) -> None:
-    """Store what was just paid for, for every unit of the call, before anything else can go
-    wrong: a unit retried after a crash or a failed write finds these strings and does not
-    send them again."""
-    with transaction.atomic():
+    def store() -> list[StringChanges]:
+        changes = []
         for work in works:
-            valid = {s: v for s, v in work.translated.items() if valid_markup(s.data, v)}
-            work.string_changes = store_machine_strings(run, locale.pk, valid)
+            values = fresh[id(work)]
+            valid = {s: v for s, v in values.items() if valid_markup(s.data, v)}
+            changes.append(store_machine_strings(run, locale.pk, valid))
+        return changes
+
+    for work, changes in zip(works, ledger.retry_while_busy(store), strict=True):
+        work.string_changes = work.string_changes.merged(changes)
 
 
 def store_machine_strings(run: Run, locale_id: int, values: dict) -> StringChanges:

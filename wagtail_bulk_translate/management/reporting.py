@@ -1,13 +1,15 @@
-"""Plain-text progress lines and summaries of runs, for the command line."""
+"""Plain-text reports of runs for the command line: progress, summaries, next steps, units."""
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
-from ..models import Run, UnitStatus
+from ..models import Run, RunStatus, UnitStatus
 from ..runs.preflight import Preflight
 
 BAR_WIDTH = 30
+COMMAND = "manage.py bulk_translate"
 
 
 def progress_line(run: Run, counts: dict[str, int]) -> str:
@@ -31,17 +33,110 @@ def format_summary(summary: dict[str, Any]) -> str:
         f"  {summary['source_locale']} → {', '.join(summary['target_locales'])}",
         f"  units: {summary['units_total']} ({units or 'none yet'})",
         f"  strings translated: {summary['strings_translated']}, "
-        f"characters billed: {summary['billed_characters']}",
+        f"characters billed: {summary['billed_characters']} "
+        f"(billed for units that failed: {summary['billed_characters_for_failed_units']})",
     ]
+    if "content_source" in summary:
+        lines.append(content_line(summary["content_source"], summary.get("unpublished_changes")))
     if errors:
         lines.append(f"  reasons: {errors}")
+    lines.extend(
+        f"  cannot translate {item['model']}: {item['reason']} — {item['fix']}"
+        for item in summary.get("untranslatable", [])
+    )
     if summary["duration_seconds"] is not None:
         lines.append(f"  time: {summary['duration_seconds']} s")
     if summary.get("tree_repairs"):
         lines.append(f"  page tree: {summary['tree_repairs']} wrong child count(s) repaired")
     if summary.get("translator_change"):
         lines.append(f"  translator: {summary['translator_change']}")
+    lines.extend(f"Next: {step}" for step in next_steps(summary))
     return "\n".join(lines)
+
+
+def content_line(content_source: str, unpublished: int | None) -> str:
+    line = f"  content translated: {content_source} (--content {content_source})"
+    if unpublished:
+        other = "draft" if content_source == "live" else "live"
+        line += f"; {unpublished} object(s) have unpublished changes" + (
+            f" (use --content {other} to translate them)" if other == "draft" else ""
+        )
+    return line
+
+
+def next_steps(summary: dict[str, Any]) -> list[str]:
+    """What to do after reading this summary, as commands to copy."""
+    run_id, status, units = summary["id"], summary["status"], summary["units"]
+    if status in RunStatus.active:
+        steps = [f"follow it with `{COMMAND} status {run_id} --wait`"]
+        if status == RunStatus.PAUSED:
+            steps.append(f"resume it with `{COMMAND} resume {run_id}`")
+        return steps
+    steps = []
+    if units.get(UnitStatus.FAILED):
+        steps.append(
+            f"{units[UnitStatus.FAILED]} unit(s) failed — see "
+            f"`{COMMAND} units {run_id} --status failed`, then `{COMMAND} retry {run_id}`"
+        )
+    if status == RunStatus.CANCELLED:
+        steps.append(f"start a new run with the same scope (see `{COMMAND} list`)")
+    if status in (RunStatus.SUCCEEDED, RunStatus.PARTIAL) and units.get(UnitStatus.SUCCEEDED):
+        if summary["canary"] and not summary.get("promoted"):
+            steps.append(
+                f"canary written — review it, then translate the rest with "
+                f"`{COMMAND} promote {run_id}`"
+            )
+        elif summary["publish_policy"] == "draft":
+            steps.append(
+                "drafts written — review and publish them in the admin, or start the run "
+                "with `--publish publish`"
+            )
+    return steps
+
+
+def start_command(run: Run, *, whole_site: bool = False) -> str:
+    """The ``start`` command line that asks for ``run``'s scope and options again."""
+    scope = run.scope
+    args = [COMMAND, "start"]
+    if whole_site:
+        args.append("--all")
+    else:
+        for root in scope.get("pages", []):
+            args += ["--subtree" if root.get("descendants") else "--page", str(root["id"])]
+        if scope.get("snippets"):
+            args += ["--snippets", ",".join(scope["snippets"])]
+        if scope.get("settings"):
+            args += ["--setting-models", ",".join(scope["settings"])]
+        for label, pk in scope.get("objects", []):
+            args += ["--object", f"{label}:{pk}"]
+    if scope.get("exclude_models"):
+        args += ["--exclude", ",".join(scope["exclude_models"])]
+    codes = sorted(run.target_locales.values_list("language_code", flat=True))
+    args += ["--source", run.source_locale.language_code, "--locales", ",".join(codes)]
+    args += ["--mode", run.mode, "--publish", run.publish_policy, "--content", run.content_source]
+    return shlex.join(args)
+
+
+def format_run_line(row: dict[str, Any]) -> str:
+    units = row["units"]
+    kind = "canary" if row["canary"] else row["mode"]
+    return (
+        f"#{row['id']:<5} {row['status']:<10} {kind:<9} {row['created_at'][:16].replace('T', ' ')}"
+        f"  {row['source_locale']} → {','.join(row['target_locales'])}"
+        f"  {row['units_total']} units ({units['succeeded']} ok, {units['skipped']} skipped, "
+        f"{units['failed']} failed)"
+    )
+
+
+def format_unit_line(row: dict[str, Any]) -> str:
+    line = f"{row['status']:<9} {row['locale']:<6} {row['model']} {row['object_id']}"
+    if row["object"]:
+        line += f" {row['object']!r}"
+    if row["error_code"]:
+        line += f" — {row['error_code']}: {row['error_message']}"
+    if row["edit_url"]:
+        line += f"  {row['edit_url']}"
+    return line
 
 
 def format_preflight(result: Preflight) -> str:
@@ -53,9 +148,18 @@ def format_preflight(result: Preflight) -> str:
     for code, strings in result.strings_to_translate.items():
         characters = result.characters_to_bill[code]
         lines.append(f"  {code}: {strings} string(s), {characters} billable character(s)")
+    lines.extend(
+        f"  {code}: refused — the translator cannot translate into it (not counted)"
+        for code in result.unsupported_locales
+    )
     lines.append(
         f"Cost: about {result.estimated_cost} {result.currency} "
         f"at {result.price_per_million} {result.currency} per million characters"
+    )
+    lines.append(content_line(result.content_source, result.unpublished_changes).strip())
+    lines.extend(
+        f"Cannot translate {item.model}: {item.reason} — {item.fix}"
+        for item in result.untranslatable
     )
     if result.usage:
         used, limit = result.usage.characters_used, result.usage.character_limit

@@ -20,6 +20,7 @@ from ..engine.translator_settings import take_current_translator
 from ..errors import ErrorCode, RunConfigurationError
 from ..models import Run, RunStatus, Unit, UnitQuerySet, UnitStatus
 from ..scope.definition import resolve_model
+from .filters import check_retry_filters
 
 
 def cancel_run(run_id: int) -> int:
@@ -51,6 +52,10 @@ def retry_failed(
     A finished run reopens. Units whose (object, locale) is in flight in another run stay
     failed. Returns the number of units queued again.
     """
+    models, locales, error_codes = list(models), list(locales), list(error_codes)
+    check_retry_filters(
+        Run.objects.get(pk=run_id), models=models, locales=locales, error_codes=error_codes
+    )
     with transaction.atomic():
         run = Run.objects.select_for_update().get(pk=run_id)
         if run.status in (RunStatus.CANCELLED, RunStatus.REVERTED):

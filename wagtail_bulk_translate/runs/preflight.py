@@ -23,13 +23,14 @@ from ..engine.plan import copied_value
 from ..engine.text_kinds import plain_text
 from ..localize.segments import extract, unstored_strings
 from ..localize.strings import translation_memory
-from ..models import Mode
+from ..models import ContentSource, Mode
 from ..objects import find_by_content_type
 from ..scope.definition import Scope, model_label, validate_scope
 from ..scope.enumeration import ScopedObject, iter_scope
+from ..scope.readiness import Untranslatable, count_unpublished, untranslatable_in_scope
 from ..translators.base import Usage
 from ..translators.loading import build_translator, pinned_translator
-from .start import resolve_locale, resolve_targets
+from .start import refuse_incomplete_configuration, resolve_locale, resolve_targets
 
 DEFAULT_SAMPLE_SIZE = 200
 
@@ -45,7 +46,10 @@ class Preflight:
     sampled_objects: int
     price_per_million: Decimal
     currency: str
-    unsupported_locales: list[str] = field(default_factory=list)
+    unsupported_locales: list[str] = field(default_factory=list)  # refused, not counted
+    content_source: str = ContentSource.LIVE
+    unpublished_changes: int = 0
+    untranslatable: list[Untranslatable] = field(default_factory=list)
     usage: Usage | None = None
     warnings: list[str] = field(default_factory=list)
 
@@ -72,6 +76,9 @@ class Preflight:
             "currency": self.currency,
             "price_per_million": str(self.price_per_million),
             "unsupported_locales": self.unsupported_locales,
+            "content_source": self.content_source,
+            "unpublished_changes": self.unpublished_changes,
+            "untranslatable": [item.as_dict() for item in self.untranslatable],
             "usage": self.usage.as_dict() if self.usage else None,
             "warnings": self.warnings,
         }
@@ -83,18 +90,28 @@ def preflight(
     target_locales: Iterable[Locale | str],
     *,
     mode: str = Mode.CHANGED,
+    content_source: str = ContentSource.LIVE,
     sample_size: int = DEFAULT_SAMPLE_SIZE,
 ) -> Preflight:
-    """Count and price a run without starting it (raises the errors start_run would)."""
+    """Count and price a run without starting it (raises the errors start_run would).
+
+    Locales the translator refuses are listed, not counted; objects that would get no unit
+    (a per-site setting with no site in a target locale) cost nothing.
+    """
     scope = scope if isinstance(scope, Scope) else Scope.from_json(scope)
     source = resolve_locale(source_locale)
     targets = resolve_targets(target_locales, source)
     validate_scope(scope, source)
+    refuse_incomplete_configuration()
+    translator, load_error = load_translator()
+    refused = [t for t in targets if translator and not translator.can_translate(source, t)]
+    targets = [t for t in targets if t not in refused]
     objects = list(iter_scope(scope, source))
     objects_by_model, units_by_model = count_by_model(objects, targets)
-    sample = spread_sample(objects, sample_size)
+    with_units = [obj for obj in objects if wanted_locales(obj, targets)]
+    sample = spread_sample(with_units, sample_size)
     texts = sample_texts(sample)
-    scale = len(objects) / len(sample) if sample else 0
+    scale = len(with_units) / len(sample) if sample else 0
     strings, characters = {}, {}
     for locale in targets:
         billable = texts if mode != Mode.CHANGED else untranslated(texts, source, locale)
@@ -107,25 +124,50 @@ def preflight(
         units_total=sum(units_by_model.values()),
         strings_to_translate=strings,
         characters_to_bill=characters,
-        exact=len(sample) == len(objects),
+        exact=len(sample) == len(with_units),
         sampled_objects=len(sample),
         price_per_million=Decimal(str(conf.PRICE_PER_MILLION_CHARACTERS)),
         currency=conf.CURRENCY,
+        unsupported_locales=[locale.language_code for locale in refused],
+        content_source=content_source,
+        unpublished_changes=count_unpublished(
+            (obj.content_type_id, obj.object_id) for obj in with_units
+        ),
+        untranslatable=untranslatable_in_scope(scope, source),
     )
-    check_translator(result, source, targets)
+    if load_error:
+        result.warnings.append(f"The translator cannot be loaded: {load_error}")
+    if translator is not None:
+        check_translator(result, translator)
+    if not result.exact:
+        result.warnings.append(
+            f"Strings and characters are estimated from {result.sampled_objects} objects."
+        )
     return result
+
+
+def load_translator() -> tuple[Any, str]:
+    """The configured translator, or None and why (a warning here, not a crash)."""
+    class_path, options = pinned_translator()
+    try:
+        return build_translator(class_path, options), ""
+    except Exception as err:
+        return None, str(err)
+
+
+def wanted_locales(obj: ScopedObject, targets: list[Locale]) -> set[int]:
+    target_ids = {locale.pk for locale in targets}
+    return target_ids if obj.target_locale_ids is None else target_ids & obj.target_locale_ids
 
 
 def count_by_model(
     objects: list[ScopedObject], targets: list[Locale]
 ) -> tuple[dict[str, int], dict[str, int]]:
-    target_ids = {locale.pk for locale in targets}
     objects_by_type: Counter[int] = Counter()
     units_by_type: Counter[int] = Counter()
     for obj in objects:
         objects_by_type[obj.content_type_id] += 1
-        wanted = target_ids if obj.target_locale_ids is None else target_ids & obj.target_locale_ids
-        units_by_type[obj.content_type_id] += len(wanted)
+        units_by_type[obj.content_type_id] += len(wanted_locales(obj, targets))
     labels = {
         ct.pk: model_label(ct.model_class() or ContentType)
         for ct in ContentType.objects.filter(pk__in=objects_by_type)
@@ -173,19 +215,12 @@ def billed_length(text: str) -> int:
     return len(plain_text(text))
 
 
-def check_translator(result: Preflight, source: Locale, targets: list[Locale]) -> None:
-    class_path, options = pinned_translator()
-    try:
-        translator = build_translator(class_path, options)
-    except Exception as err:  # a misconfigured translator is a warning here, not a crash
-        result.warnings.append(f"The translator cannot be loaded: {err}")
-        return
-    result.unsupported_locales = [
-        locale.language_code for locale in targets if not translator.can_translate(source, locale)
-    ]
+def check_translator(result: Preflight, translator: Any) -> None:
     if result.unsupported_locales:
         result.warnings.append(
-            "The translator cannot translate into: " + ", ".join(result.unsupported_locales)
+            "The translator cannot translate into: "
+            + ", ".join(result.unsupported_locales)
+            + " (left out of the figures above; a run into them is refused)."
         )
     try:
         result.usage = translator.usage()
@@ -196,8 +231,4 @@ def check_translator(result: Preflight, source: Locale, targets: list[Locale]) -
         result.warnings.append(
             f"About {result.total_characters} characters to translate, but only {left} "
             "are left in the translator's quota: the run will pause when it runs out."
-        )
-    if not result.exact:
-        result.warnings.append(
-            f"Strings and characters are estimated from {result.sampled_objects} objects."
         )

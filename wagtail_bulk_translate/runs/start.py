@@ -9,11 +9,16 @@ from django.db import models, transaction
 from wagtail.models import Locale
 
 from .. import schedule
-from ..conf import get_settings
+from ..conf import get_settings, setting_problems
 from ..errors import RunConfigurationError
 from ..models import ContentSource, Mode, PublishPolicy, Run, SlugPolicy
 from ..scope.definition import Scope, validate_scope
-from ..translators.loading import build_translator, pinned_translator
+from ..translators.loading import (
+    TranslatorLoadError,
+    build_translator,
+    configured_translator_problems,
+    pinned_translator,
+)
 
 
 def resolve_locale(value: Locale | str) -> Locale:
@@ -47,6 +52,22 @@ def check_choice(value: str, choices: type[models.TextChoices], name: str) -> No
         raise RunConfigurationError(f"Unknown {name} {value!r}: choose one of {', '.join(values)}.")
 
 
+# Run.canary_size is a 32-bit integer column (PostgreSQL's ``integer``).
+MAX_CANARY_SIZE = 2_147_483_647
+
+
+def check_canary_size(canary_size: int | None) -> None:
+    if canary_size is None:
+        return
+    if canary_size < 1:
+        raise RunConfigurationError("A canary needs at least one unit.")
+    if canary_size > MAX_CANARY_SIZE:
+        raise RunConfigurationError(
+            f"A canary of {canary_size} units is more than any run holds (at most "
+            f"{MAX_CANARY_SIZE}): leave the canary out to translate everything."
+        )
+
+
 def start_run(
     *,
     scope: Scope | dict[str, Any],
@@ -72,9 +93,9 @@ def start_run(
     check_choice(content_source, ContentSource, "content source")
     slug_policy = get_settings().SLUG_POLICY
     check_choice(slug_policy, SlugPolicy, "slug policy")
-    if canary_size is not None and canary_size < 1:
-        raise RunConfigurationError("A canary needs at least one unit.")
+    check_canary_size(canary_size)
     validate_scope(scope, source)
+    refuse_incomplete_configuration()
     translator_class, translator_options = pinned_translator()
     refuse_unsupported_locales(translator_class, translator_options, source, targets)
     with transaction.atomic():
@@ -94,6 +115,24 @@ def start_run(
         run.target_locales.set(targets)
         transaction.on_commit(lambda: schedule.start_coordinator(run.pk))
     return run
+
+
+def refuse_incomplete_configuration() -> None:
+    """Refuse a run that could not work: settings the system checks call wrong, or a translator
+    missing what it needs (DeepL without a key: only a warning for other commands)."""
+    wrong = setting_problems()
+    if wrong:
+        raise RunConfigurationError(" ".join(f"{p.message} {p.hint}" for p in wrong))
+    try:
+        missing = configured_translator_problems()
+    except TranslatorLoadError as err:
+        raise RunConfigurationError(str(err)) from err
+    except (KeyError, TypeError, AttributeError, ValueError) as err:
+        raise RunConfigurationError(
+            f"The machine translator setting is malformed ({err!r}): see `manage.py check`."
+        ) from err
+    if missing:
+        raise RunConfigurationError(" ".join(f"{p.message} {p.hint}" for p in missing))
 
 
 def refuse_unsupported_locales(

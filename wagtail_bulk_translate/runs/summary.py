@@ -7,13 +7,17 @@ from typing import Any
 from django.db.models import Count
 from django.utils import timezone
 
+from ..engine.ledger import billing
 from ..models import Run
+from ..scope.definition import Scope
+from ..scope.readiness import count_unpublished, untranslatable_in_scope
 
 
 def run_summary(run: Run) -> dict[str, Any]:
     """A JSON-serialisable report of a run (used by `bulk_translate status --json`)."""
     run.refresh_from_db()
     totals = run.unit_totals()
+    billed = billing(run)
     duration = None
     if run.started_at:
         end = run.finished_at or timezone.now()
@@ -25,6 +29,7 @@ def run_summary(run: Run) -> dict[str, Any]:
         "canary": run.is_canary,
         "canary_size": run.canary_size,
         "publish_policy": run.publish_policy,
+        "content_source": run.content_source,
         "source_locale": run.source_locale.language_code,
         "target_locales": sorted(run.target_locales.values_list("language_code", flat=True)),
         "enumeration_done": run.enumeration_done,
@@ -32,7 +37,10 @@ def run_summary(run: Run) -> dict[str, Any]:
         "units": run.unit_counts(),
         "units_by_locale": units_by_locale(run),
         "strings_translated": totals["strings_translated"],
-        "billed_characters": totals["billed_characters"],
+        # What the translator billed, whatever became of the units (the billing ledger).
+        "billed_characters": billed.billed,
+        "billed_characters_for_failed_units": billed.billed_for_failed_units,
+        "texts_sent": billed.texts_sent,
         "errors": error_breakdown(run),
         "created_at": run.created_at.isoformat(),
         "started_at": run.started_at.isoformat() if run.started_at else None,
@@ -44,6 +52,26 @@ def run_summary(run: Run) -> dict[str, Any]:
         "tree_repairs": run.tree_repairs,
         "translator_change": run.translator_change,
     }
+
+
+def run_details(run: Run) -> dict[str, Any]:
+    """What the summary leaves out because its cost grows with the run: objects with
+    unpublished changes, models in scope that cannot be translated, whether it was promoted."""
+    scope = Scope.from_json(run.scope)
+    return {
+        "unpublished_changes": unpublished_changes(run),
+        "untranslatable": [
+            item.as_dict() for item in untranslatable_in_scope(scope, run.source_locale)
+        ],
+        "promoted": run.promotions.exists(),
+    }
+
+
+def unpublished_changes(run: Run) -> int:
+    """How many of the run's objects have unpublished changes now (not translated when the
+    run translates live content)."""
+    objects = run.units.values_list("content_type_id", "object_id").distinct().order_by()
+    return count_unpublished(objects)
 
 
 def units_by_locale(run: Run) -> dict[str, dict[str, int]]:

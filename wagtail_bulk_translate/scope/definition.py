@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from django.apps import apps
-from django.db import models
+from django.db import connection, models
 from wagtail.models import Locale, Page, TranslatableMixin
 
 from ..errors import ScopeError
@@ -86,13 +86,41 @@ def validate_scope(scope: Scope, source_locale: Locale) -> None:
 
 
 def validate_page_root(root: dict[str, Any], source_locale: Locale) -> None:
-    page: Any = find_object(Page, root.get("id"))
+    page: Any = find_object(Page, root.get("id")) if pk_in_range(Page, root.get("id")) else None
     if page is None:
         raise ScopeError(f"Page {root.get('id')!r} does not exist.")
-    if page.locale_id != source_locale.pk:
+    if page.is_root():
         raise ScopeError(
-            f"Page {page.title!r} is in {page.locale}, not in the source locale {source_locale}."
+            f"Page {page.pk} is the root of the page tree, not a page of a site: choose a "
+            "site's home page (its subtree) or the whole site."
         )
+    if page.locale_id != source_locale.pk:
+        raise ScopeError(source_locale_hint(page, source_locale))
+
+
+def source_locale_hint(page: Any, source_locale: Locale) -> str:
+    """Refusing a page outside the source locale: say which page to choose instead."""
+    message = (
+        f"Page {page.pk} ({page.title!r}) is in {page.locale}, not in the source locale "
+        f"{source_locale}: nothing was started."
+    )
+    source_page = page.get_translation_or_none(source_locale)
+    if source_page is not None:
+        return message + f" Its {source_locale} version is page {source_page.pk}: choose that one."
+    return message + f" Choose a page in {source_locale}, or pick {page.locale} as the source."
+
+
+def pk_in_range(model: type[models.Model], pk: Any) -> bool:
+    """False for an integer key the database column cannot hold (PostgreSQL raises)."""
+    bounds = connection.ops.integer_field_ranges.get(model._meta.pk.get_internal_type())
+    if bounds is None:
+        return True
+    low, high = bounds
+    try:
+        value = int(pk)
+    except (TypeError, ValueError):
+        return True  # not an integer: the lookup itself says it does not exist
+    return (low is None or value >= low) and (high is None or value <= high)
 
 
 def validate_explicit_object(item: list[str], source_locale: Locale) -> None:
@@ -101,7 +129,7 @@ def validate_explicit_object(item: list[str], source_locale: Locale) -> None:
     label, pk = item
     model = resolve_model(label)
     check_translatable(model)
-    obj = find_object(model, pk)
+    obj = find_object(model, pk) if pk_in_range(model, pk) else None
     if obj is None:
         raise ScopeError(f"{label} {pk} does not exist.")
     if isinstance(obj, TranslatableMixin) and obj.locale_id != source_locale.pk:

@@ -8,6 +8,9 @@ button can use it too) that also answers the engine's questions:
   it refused one by one with a reason (too large, broken markup) so only their units fail.
   Provider failures raise a :class:`~wagtail_bulk_translate.errors.TranslatorError` subclass;
   one raised part-way carries ``partial``: what earlier requests translated and were billed.
+* :meth:`BulkTranslator.request_batches`: how texts are split into provider requests; the
+  engine calls :meth:`translate_texts` once per batch and stores each answer at once, so a
+  crash loses (and pays again for) at most one request.
 * :meth:`BulkTranslator.can_translate`: whether a locale pair is supported (no network call).
 * :meth:`BulkTranslator.usage`: characters used and the limit of the account, if it has one.
 * :meth:`BulkTranslator.configuration_problems`: what is wrong with its options, for the
@@ -29,6 +32,10 @@ from wagtail_localize.strings import StringValue
 
 if TYPE_CHECKING:
     from wagtail.models import Locale
+
+
+# Texts per translate_texts() call for translators that do not say how they batch.
+DEFAULT_TEXTS_PER_REQUEST = 50
 
 
 @dataclass(frozen=True)
@@ -86,6 +93,13 @@ class BulkTranslator(BaseMachineTranslator, metaclass=ABCMeta):
         self, source_locale: Locale, target_locale: Locale, texts: list[str]
     ) -> Translations:
         """Translate inline-HTML texts; texts refused one by one are in ``refused``."""
+
+    def request_batches(
+        self, source_locale: Locale, target_locale: Locale, texts: list[str]
+    ) -> list[list[str]]:
+        """Split ``texts`` into the batches one provider request each would carry."""
+        size = DEFAULT_TEXTS_PER_REQUEST
+        return [texts[i : i + size] for i in range(0, len(texts), size)]
 
     @abstractmethod
     def can_translate(self, source_locale: Locale, target_locale: Locale) -> bool: ...

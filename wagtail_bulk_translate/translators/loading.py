@@ -5,13 +5,48 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.module_loading import import_string
+from wagtail_localize.machine_translators.base import BaseMachineTranslator
 
 from ..conf import get_settings
 from .base import BulkTranslator, ConfigurationProblem, as_bulk_translator
 
 PSEUDO_TRANSLATOR = "wagtail_bulk_translate.translators.pseudo.PseudoTranslator"
 SECRET_MARKERS = ("KEY", "SECRET", "TOKEN", "PASSWORD", "CREDENTIALS")
+
+
+class TranslatorLoadError(ImproperlyConfigured):
+    """The translator setting names something that cannot be used as a machine translator."""
+
+
+class TranslatorImportError(TranslatorLoadError):
+    """The class cannot be imported (missing module or name, or its module fails to import)."""
+
+
+class NotATranslatorError(TranslatorLoadError):
+    """The class imports, but is not a wagtail-localize machine translator."""
+
+
+def load_translator_class(class_path: object) -> type[BaseMachineTranslator]:
+    """The translator class named by ``class_path``, or a TranslatorLoadError saying why not."""
+    if not isinstance(class_path, str) or not class_path:
+        raise TranslatorImportError(
+            f"The machine translator class must be an import path (a string), not {class_path!r}."
+        )
+    try:
+        found = import_string(class_path)
+    except Exception as err:  # any import failure is a settings problem, reported as such
+        raise TranslatorImportError(
+            f"The machine translator class {class_path!r} cannot be imported: {err}."
+        ) from err
+    if not (isinstance(found, type) and issubclass(found, BaseMachineTranslator)):
+        raise NotATranslatorError(
+            f"{class_path!r} is not a machine translator: expected a subclass of "
+            "wagtail_bulk_translate.translators.base.BulkTranslator (or of wagtail-localize's "
+            "BaseMachineTranslator)."
+        )
+    return found
 
 
 def configured_translator() -> dict[str, Any]:
@@ -41,13 +76,19 @@ def build_translator(class_path: str, pinned_options: dict[str, Any]) -> BulkTra
     secrets = {}
     if config["CLASS"] == class_path:
         secrets = {k: v for k, v in config["OPTIONS"].items() if is_secret(k)}
-    translator_class = import_string(class_path)
+    translator_class = load_translator_class(class_path)
     return as_bulk_translator(translator_class({**pinned_options, **secrets}))
 
 
 def configuration_problems(class_path: str, options: dict[str, Any]) -> list[ConfigurationProblem]:
     """What the translator class says is wrong with its options (none for other translators)."""
-    translator_class = import_string(class_path)
-    if isinstance(translator_class, type) and issubclass(translator_class, BulkTranslator):
+    translator_class = load_translator_class(class_path)
+    if issubclass(translator_class, BulkTranslator):
         return translator_class.configuration_problems(options)
     return []
+
+
+def configured_translator_problems() -> list[ConfigurationProblem]:
+    """What is missing for the configured translator to work (e.g. DeepL without a key)."""
+    config = configured_translator()
+    return configuration_problems(config["CLASS"], config["OPTIONS"])

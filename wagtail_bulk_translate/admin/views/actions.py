@@ -38,6 +38,9 @@ class RunActionView(ManageRunsRequiredMixin, View):
     action = ""
     log_action = ""
     past_participle = ""
+    # Actions that write or delete content are refused to an editor who could not edit all of
+    # the run's scope by hand, as starting the run would have been.
+    writes_content = False
     http_method_names = ["post"]
     run: Run
 
@@ -47,10 +50,19 @@ class RunActionView(ManageRunsRequiredMixin, View):
             messages.error(request, self.refused_message())
             return redirect("wagtail_bulk_translate:inspect", pk)
         try:
+            self.check_user_can_edit_scope()
             return self.perform()
         except api.BulkTranslateError as err:
             messages.error(request, str(err))
             return redirect("wagtail_bulk_translate:inspect", pk)
+
+    def check_user_can_edit_scope(self) -> None:
+        if not self.writes_content:
+            return
+        try:
+            check_user_can_translate(self.request.user, self.run.scope, self.run.source_locale)
+        except ScopeNotAllowed as refusal:
+            raise api.RunConfigurationError(str(refusal)) from refusal
 
     def refused_message(self) -> str:
         return _("%(run)s cannot be %(action)s now: it is %(status)s.") % {
@@ -112,6 +124,7 @@ class CancelView(ConfirmedActionView):
 class RevertView(ConfirmedActionView):
     action, log_action = REVERT, log_actions.REVERTED
     past_participle = "reverted"
+    writes_content = True
 
     def confirmation_context(self) -> dict:
         written = self.run.units.filter(status=UnitStatus.SUCCEEDED).exclude(
@@ -162,6 +175,7 @@ class PauseView(RunActionView):
 class ResumeView(RunActionView):
     action, log_action = RESUME, log_actions.RESUMED
     past_participle = "resumed"
+    writes_content = True
 
     def perform(self) -> HttpResponse:
         if not api.resume_run(self.run.pk):
@@ -186,6 +200,7 @@ class RetryForm(forms.Form):
 class RetryView(RunActionView):
     action, log_action = RETRY, log_actions.RETRIED
     past_participle = "retried"
+    writes_content = True
 
     def perform(self) -> HttpResponse:
         form = RetryForm(self.request.POST, choices=retry_choices(run_report(self.run)))
@@ -209,13 +224,9 @@ class RetryView(RunActionView):
 class PromoteView(RunActionView):
     action, log_action = PROMOTE, log_actions.PROMOTED
     past_participle = "promoted"
+    writes_content = True  # the full run is a new run over the canary's whole scope
 
     def perform(self) -> HttpResponse:
-        # The full run is a new run: the promoting editor must be able to edit all of it too.
-        try:
-            check_user_can_translate(self.request.user, self.run.scope, self.run.source_locale)
-        except ScopeNotAllowed as refusal:
-            raise api.RunConfigurationError(str(refusal)) from refusal
         full_run = api.promote_canary(self.run.pk, user=self.request.user)
         log_actions.log_run_action(
             self.run, self.log_action, self.request.user, full_run=full_run.pk

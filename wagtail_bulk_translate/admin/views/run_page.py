@@ -56,8 +56,9 @@ def status_payload(run: Run, report: RunReport) -> dict[str, Any]:
     return {
         "id": run.pk,
         "status": run.status,
-        "status_label": run.get_status_display(),
-        "is_finished": run.is_finished,
+        "status_label": _("Reverting…") if run.is_reverting else run.get_status_display(),
+        # The page keeps polling while a revert runs, then offers the final report.
+        "is_finished": run.is_settled,
         **progress.as_dict(),
         "by_locale": report.by_locale,
         "by_model": report.by_model,

@@ -135,6 +135,19 @@ class DeepLTranslator(BulkTranslator):
             raise
         return call.result()
 
+    def request_batches(
+        self, source_locale: Locale, target_locale: Locale, texts: list[str]
+    ) -> list[list[str]]:
+        """DeepL's own packing, so one batch is one request (plus the retry of texts whose
+        markup broke); a text too large for any request is a batch of its own (refused)."""
+        source = deepl_locales.source_code(source_locale.language_code, *self._locale_options())
+        target = deepl_locales.target_code(target_locale.language_code, *self._locale_options())
+        call = TranslateCall(
+            self, source, target, self._request_params(source_locale, target_locale)
+        )
+        batches, too_large = pack(texts, call.max_texts, call.max_bytes, call.overhead())
+        return batches + [[text] for text in too_large]
+
     def usage(self) -> Usage:
         """Characters used and the limit of the current billing period (one API call)."""
         self._start_deadline()

@@ -1,0 +1,48 @@
+"""The billing ledger's model (kept apart from models.py, which holds runs and units)."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from wagtail.models import Locale
+
+
+class SentOutcome(models.TextChoices):
+    TRANSLATED = "translated", _("Translated")
+    INVALID_MARKUP = "invalid_markup", _("Markup broken")
+    REFUSED = "refused", _("Refused")
+    MISSING = "missing", _("No answer")
+
+
+class SentText(models.Model):
+    """The billing ledger: one row per text per translator request of a run.
+
+    Written the moment the request is answered, before anything else can fail: the run's
+    billed total is the sum of what the translator reported, whatever became of the units, and
+    a translation paid for is kept here so a retried unit never pays for it again (see
+    engine.ledger).
+    """
+
+    run = models.ForeignKey(
+        "wagtail_bulk_translate.Run", on_delete=models.CASCADE, related_name="sent_texts"
+    )
+    locale = models.ForeignKey(Locale, on_delete=models.CASCADE, related_name="+")
+    # The unit the text was first sent for: its characters count as that unit's.
+    unit = models.ForeignKey(
+        "wagtail_bulk_translate.Unit", null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    request = models.UUIDField()
+    text_hash = models.CharField(max_length=64)
+    characters = models.PositiveIntegerField(default=0)
+    outcome = models.CharField(max_length=16, choices=SentOutcome.choices)
+    # Times the markup broke in this request (a DeepL refusal counts 2: it retried once).
+    markup_failures = models.PositiveSmallIntegerField(default=0)
+    translation = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["run", "locale", "text_hash"], name="wbt_sent_text_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.text_hash[:12]} → {self.locale_id}: {self.characters} ({self.outcome})"

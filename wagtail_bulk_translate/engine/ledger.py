@@ -1,0 +1,157 @@
+"""The billing ledger: every text sent to the translator, what it cost and what came back.
+
+One :class:`~wagtail_bulk_translate.models.SentText` row per text per request, written the
+moment the translator answers (retried while the database is busy). The run's billed figures
+are sums over it; within a run it is also a translation memory (a text is paid for at most
+once per locale, in every mode) and the record of texts whose markup the translator keeps
+breaking (not sent again).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from django.db import OperationalError, transaction
+from django.db.models import F, Q, Sum
+from django.db.models.functions import Coalesce
+
+from ..errors import ErrorCode
+from ..localize.strings import valid_markup
+from ..models import Run, SentOutcome, SentText, Unit, UnitStatus
+from ..translators.base import Translations
+from .reservations import text_hash
+
+logger = logging.getLogger(__name__)
+
+# A text whose markup the translator broke this many times for a locale is not sent again in
+# the run: the units needing it fail with invalid_markup without a call.
+MARKUP_FAILURES_TO_GIVE_UP = 2
+
+# Storing what was paid for is retried this many times while the database is busy.
+STORE_ATTEMPTS = 6
+STORE_BACKOFF_SECONDS = 0.05
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Billing:
+    billed: int
+    billed_for_failed_units: int
+    texts_sent: int
+
+
+def retry_while_busy(store: Callable[[], T]) -> T:
+    """Run ``store`` in its own (nested) transaction, again while the database is busy
+    (locked, deadlock, serialization failure): what it stores was already paid for."""
+    for attempt in range(1, STORE_ATTEMPTS + 1):
+        try:
+            with transaction.atomic():
+                return store()
+        except OperationalError:
+            if attempt == STORE_ATTEMPTS:
+                raise
+            logger.info("Database busy storing paid translations; retry %d", attempt)
+            time.sleep(STORE_BACKOFF_SECONDS * 2 ** (attempt - 1))
+    raise AssertionError("unreachable")
+
+
+def record_request(
+    run: Run, locale_id: int, sent: list[str], owners: dict[str, int], results: Translations
+) -> None:
+    """Write one answered request to the ledger and bill its units, retried while busy.
+
+    ``owners`` maps each sent text to the unit it is billed to.
+    """
+    request = uuid.uuid4()
+    rows = [sent_row(run, locale_id, request, text, owners.get(text), results) for text in sent]
+    per_unit: dict[int, int] = defaultdict(int)
+    for row in rows:
+        if row.unit_id is not None:
+            per_unit[row.unit_id] += row.characters
+
+    def store() -> None:
+        SentText.objects.bulk_create(rows)
+        for unit_id, characters in per_unit.items():
+            if characters:
+                Unit.objects.filter(pk=unit_id).update(
+                    billed_characters=F("billed_characters") + characters
+                )
+
+    retry_while_busy(store)
+
+
+def sent_row(
+    run: Run,
+    locale_id: int,
+    request: uuid.UUID,
+    text: str,
+    unit_id: int | None,
+    results: Translations,
+) -> SentText:
+    translation = results.texts.get(text)
+    failures = 0
+    if translation is not None:
+        outcome = SentOutcome.TRANSLATED
+        if not valid_markup(text, translation):
+            outcome, failures, translation = SentOutcome.INVALID_MARKUP, 1, None
+    elif text in results.refused:
+        outcome = SentOutcome.REFUSED
+        if results.refused[text].code == ErrorCode.INVALID_MARKUP:
+            # The translator already tried it twice (DeepL retries broken markup once).
+            outcome, failures = SentOutcome.INVALID_MARKUP, MARKUP_FAILURES_TO_GIVE_UP
+    else:
+        outcome = SentOutcome.MISSING
+    return SentText(
+        run=run,
+        locale_id=locale_id,
+        unit_id=unit_id,
+        request=request,
+        text_hash=text_hash(text),
+        characters=results.billed_characters.get(text, 0),
+        outcome=outcome,
+        markup_failures=failures,
+        translation=translation or "",
+    )
+
+
+def run_memory(run: Run, locale_id: int, texts: list[str]) -> dict[str, str]:
+    """Valid translations this run already paid for, whether or not they were stored yet."""
+    if not texts:
+        return {}
+    hashes = {text_hash(t): t for t in texts}
+    rows = SentText.objects.filter(
+        run=run, locale_id=locale_id, text_hash__in=hashes, outcome=SentOutcome.TRANSLATED
+    ).values_list("text_hash", "translation")
+    return {hashes[h]: translation for h, translation in rows}
+
+
+def given_up_texts(run: Run, locale_id: int, texts: list[str]) -> set[str]:
+    """Texts whose markup the translator broke too often for this locale in this run."""
+    if not texts:
+        return set()
+    hashes = {text_hash(t): t for t in texts}
+    rows = (
+        SentText.objects.filter(run=run, locale_id=locale_id, text_hash__in=hashes)
+        .values("text_hash")
+        .annotate(failures=Sum("markup_failures"))
+        .filter(failures__gte=MARKUP_FAILURES_TO_GIVE_UP)
+        .values_list("text_hash", flat=True)
+    )
+    return {hashes[h] for h in rows}
+
+
+def billing(run: Run) -> Billing:
+    """What the translator billed the run, and how much of it for units that then failed."""
+    totals = SentText.objects.filter(run=run).aggregate(
+        billed=Coalesce(Sum("characters"), 0),
+        failed=Coalesce(Sum("characters", filter=Q(unit__status=UnitStatus.FAILED)), 0),
+    )
+    texts = SentText.objects.filter(run=run).count()
+    return Billing(totals["billed"], totals["failed"], texts)

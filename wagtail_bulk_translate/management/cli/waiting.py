@@ -1,0 +1,161 @@
+"""``--wait``: follow a run until it ends, with progress lines, then print its summary.
+
+Progress goes to stdout (stderr with ``--json``, so stdout stays one JSON document). On a
+terminal one line is rewritten in place; otherwise a line is written every 10 % of the units,
+when the run's status changes, or every ``PROGRESS_INTERVAL_SECONDS``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any
+
+from django.core.management.base import OutputWrapper
+
+from ... import api
+from ...models import Run, RunStatus, UnitStatus
+from ...runs.liveness import seconds_without_worker, worker_command
+from ..reporting import format_summary
+
+EXIT_CODES: dict[str, int] = {
+    RunStatus.SUCCEEDED: 0,
+    RunStatus.FAILED: 1,
+    RunStatus.PARTIAL: 3,
+    RunStatus.CANCELLED: 4,
+    RunStatus.REVERTED: 0,
+}
+EXIT_TIMEOUT = 5
+EXIT_INTERRUPTED = 130
+POLL_SECONDS = 0.5
+PROGRESS_INTERVAL_SECONDS = 30.0
+PROGRESS_STEP_PERCENT = 10
+
+
+class Progress:
+    """Decides which progress lines are worth writing, and formats them."""
+
+    def __init__(self, out: OutputWrapper, *, live: bool) -> None:
+        self.out = out
+        self.live = live  # a terminal: rewrite one line in place
+        self.first_seen: tuple[float, int] | None = None
+        self.last_written: tuple[float, int, str] | None = None
+        self.no_worker_said = False
+
+    def update(self, run: Run, counts: dict[str, int], billed: int) -> None:
+        now = time.monotonic()
+        done = sum(counts[status] for status in UnitStatus.terminal)
+        if self.first_seen is None:
+            self.first_seen = (now, done)
+        if not self.worth_writing(now, done, run):
+            return
+        line = self.line(run, counts, done, billed, now)
+        if self.live:
+            self.out.write("\r" + line.ljust(100), ending="")
+        else:
+            self.out.write(line)
+        self.last_written = (now, done, run.status)
+
+    def worth_writing(self, now: float, done: int, run: Run) -> bool:
+        if self.live or self.last_written is None or run.is_finished:
+            return True
+        when, written_done, status = self.last_written
+        total = run.units_total or 1
+        step = 100 * done // total // PROGRESS_STEP_PERCENT != (
+            100 * written_done // total // PROGRESS_STEP_PERCENT
+        )
+        return step or status != run.status or now - when >= PROGRESS_INTERVAL_SECONDS
+
+    def line(self, run: Run, counts: dict[str, int], done: int, billed: int, now: float) -> str:
+        total = run.units_total
+        percent = f"{100 * done // total}%" if total else "0%"
+        parts = [
+            f"Run #{run.pk} {run.status}: {done}/{total} units ({percent})"
+            + ("" if run.enumeration_done else ", still enumerating"),
+            f"{counts[UnitStatus.SUCCEEDED]} ok, {counts[UnitStatus.SKIPPED]} skipped, "
+            f"{counts[UnitStatus.FAILED]} failed",
+            f"{billed} characters billed",
+        ]
+        rate = self.rate(done, now)
+        if rate:
+            parts.append(f"{rate:.1f} units/s")
+            if run.enumeration_done and total > done and not run.is_finished:
+                parts.append(f"ETA {format_duration((total - done) / rate)}")
+        return " · ".join(parts)
+
+    def rate(self, done: int, now: float) -> float | None:
+        assert self.first_seen is not None
+        since, done_then = self.first_seen
+        if now - since < 1 or done <= done_then:
+            return None
+        return (done - done_then) / (now - since)
+
+    def finish(self) -> None:
+        if self.live and self.last_written is not None:
+            self.out.write("")
+
+    def say_no_worker(self, run: Run) -> None:
+        if self.no_worker_said:
+            return
+        waited = seconds_without_worker(run)
+        if waited is None:
+            return
+        self.finish()
+        self.out.write(no_worker_message(run, waited))
+        self.no_worker_said = True
+        self.last_written = None
+
+
+def no_worker_message(run: Run, waited: int) -> str:
+    return f"No worker has picked up run #{run.pk} for {waited} s — start one: {worker_command()}"
+
+
+def format_duration(seconds: float) -> str:
+    seconds = round(seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60:02d} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+
+
+def wait_for(command: Any, run: Run, timeout: float | None, *, as_json: bool) -> None:
+    """Follow ``run`` until it ends, print its summary, and exit with the run's exit code."""
+    out = command.stderr if as_json else command.stdout
+    if timeout is None:
+        out.write(
+            f"Waiting until run #{run.pk} ends (no --timeout). Ctrl-C stops waiting and leaves "
+            f"the run going; to stop the run: manage.py bulk_translate cancel {run.pk}"
+        )
+    progress = Progress(out, live=out.isatty())
+    deadline = time.monotonic() + timeout if timeout is not None else None
+    try:
+        while True:
+            run.refresh_from_db()
+            billed = run.unit_totals()["billed_characters"]
+            progress.update(run, run.unit_counts(), billed)
+            if run.is_finished:
+                break
+            progress.say_no_worker(run)
+            if deadline is not None and time.monotonic() >= deadline:
+                progress.finish()
+                command.stderr.write(
+                    f"Run #{run.pk} is still {run.status}; stopped waiting (--timeout). "
+                    f"It goes on: follow it with manage.py bulk_translate status {run.pk} --wait"
+                )
+                sys.exit(EXIT_TIMEOUT)
+            time.sleep(POLL_SECONDS)
+    except KeyboardInterrupt:
+        progress.finish()
+        command.stderr.write(
+            f"Stopped waiting; run #{run.pk} goes on. Follow it with: manage.py bulk_translate "
+            f"status {run.pk} --wait — stop it with: manage.py bulk_translate cancel {run.pk}"
+        )
+        sys.exit(EXIT_INTERRUPTED)
+    progress.finish()
+    summary = {**api.run_summary(run), **api.run_details(run)}
+    command.stdout.write(json.dumps(summary, indent=2) if as_json else format_summary(summary))
+    code = EXIT_CODES.get(run.status, 1)
+    if code:
+        sys.exit(code)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from wagtail_bulk_translate.checks import check_sqlite
+from wagtail_bulk_translate.checks import check_sqlite, sqlite_warnings
 
 README_OPTIONS = {
     "transaction_mode": "IMMEDIATE",
@@ -22,8 +22,12 @@ def sqlite(options=None, name="/srv/site/db.sqlite3") -> dict:
 
 
 def warnings_for(settings, database: dict) -> list:
-    settings.DATABASES = {**settings.DATABASES, "default": database}
-    return check_sqlite(app_configs=None)
+    return sqlite_warnings({"default": database})
+
+
+def test_the_check_reads_the_databases_setting():
+    # The test settings use an in-memory SQLite database: nothing to warn about.
+    assert check_sqlite(app_configs=None) == []
 
 
 def test_plain_sqlite_gets_one_warning_naming_every_missing_option(settings):

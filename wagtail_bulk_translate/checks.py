@@ -324,8 +324,12 @@ def is_file_sqlite(database: dict[str, Any]) -> bool:
 @checks.register()
 def check_sqlite(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
     """Warn when SQLite lacks what concurrent workers need (runs fail "database is locked")."""
+    return sqlite_warnings(settings.DATABASES)
+
+
+def sqlite_warnings(databases: dict[str, dict[str, Any]]) -> list[checks.CheckMessage]:
     warnings: list[checks.CheckMessage] = []
-    for alias, database in settings.DATABASES.items():
+    for alias, database in databases.items():
         if not is_file_sqlite(database):
             continue
         problems = sqlite_problems(database)

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from .. import schedule
@@ -116,15 +116,18 @@ def promote_canary(run_id: int, user: Any = None) -> Run:
 
     The canary's strings are already stored as translations, and its drafts are already
     written, so the full run neither calls the translator for them again nor bills them twice.
+    A compare-and-set on the canary row: two editors promoting at the same instant get one full
+    run, and the second is told it was already promoted.
     """
-    canary = Run.objects.prefetch_related("target_locales").get(pk=run_id)
-    if not canary.is_canary:
-        raise RunConfigurationError("Only a canary run can be promoted.")
-    if not canary.is_finished:
-        raise RunConfigurationError("Wait for the canary to finish before promoting it.")
-    if canary.promotions.exists():
-        raise RunConfigurationError("This canary was already promoted.")
     with transaction.atomic():
+        lock_canary(run_id)
+        canary = Run.objects.prefetch_related("target_locales").get(pk=run_id)
+        if not canary.is_canary:
+            raise RunConfigurationError("Only a canary run can be promoted.")
+        if not canary.is_finished:
+            raise RunConfigurationError("Wait for the canary to finish before promoting it.")
+        if canary.promotions.exists():
+            raise RunConfigurationError("This canary was already promoted.")
         run = Run.objects.create(
             scope=canary.scope,
             source_locale_id=canary.source_locale_id,
@@ -141,3 +144,14 @@ def promote_canary(run_id: int, user: Any = None) -> Run:
         run.target_locales.set(canary.target_locales.all())
         transaction.on_commit(lambda: schedule.start_coordinator(run.pk))
     return run
+
+
+def lock_canary(run_id: int) -> None:
+    """Write-lock the canary row before checking it was not promoted yet.
+
+    The check then reads what a concurrent promotion committed: PostgreSQL blocks on the row
+    lock until it ends, SQLite on its write lock, which an UPDATE takes at once (a SELECT ...
+    FOR UPDATE does not lock anything on SQLite). The canary is finished: the UPDATE changes
+    nothing it shows.
+    """
+    Run.objects.filter(pk=run_id).update(canary_size=F("canary_size"))

@@ -12,15 +12,19 @@ unit table, not the task table, is the source of truth, so a sweep:
 
 Every time comparison uses the database clock. The sweep runs as a self-re-queuing task while a
 run is active (one chain at a time, held by a lease) and as ``manage.py bulk_translate_janitor``.
+A chain can still die (a task killed before it queued its successor and left RUNNING by the
+backend): every worker task, coordinator tick, control action and status read re-arms it once
+its lease has lapsed while a run is active (:func:`rearm_if_lapsed`).
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import Q
 from django.db.models.functions import Now
 
@@ -31,6 +35,8 @@ from ..models import EXPIRED_LEASE, JanitorLease, Run, RunStatus, Unit, UnitStat
 from .finish import try_finish_run
 from .leases import release_lease, take_lease
 from .pauses import resume_run
+
+logger = logging.getLogger(__name__)
 
 LEASE_FIELDS = {"token_field": "token", "expiry_field": "expires_at"}
 
@@ -169,11 +175,50 @@ def any_run_active() -> bool:
     ).exists()
 
 
+def keep_janitor_alive() -> None:
+    """Re-arm the janitor if its chain died; best effort, never failing the caller.
+
+    Called after each task's own work (and by controls and status reads): a busy database here
+    must not fail a task whose continuation is already queued; the next caller tries again.
+    """
+    try:
+        rearm_if_lapsed()
+    except DatabaseError:
+        logger.warning("Could not check the janitor's lease", exc_info=True)
+
+
+def rearm_if_lapsed() -> bool:
+    """Start a new janitor chain if the live one died (its lease lapsed) while a run is active.
+
+    The new chain's lease is taken here, by a compare-and-set, and its token handed to the first
+    sweep: however many callers find the lease lapsed at once, one re-arms it, and a late task
+    of the dead chain finds its token replaced and exits. True if this call re-armed it.
+    """
+    interval = get_settings().JANITOR_INTERVAL_SECONDS
+    if not interval or not schedule.can_defer():
+        return False
+    if janitor_lease_alive() or not any_run_active():
+        return False
+    token = take_lease(janitor_lease_row(), None, interval * 3, **LEASE_FIELDS)
+    if token is None:
+        return False  # another caller re-armed it first
+    transaction.on_commit(lambda: schedule.resume_janitor(token))
+    return True
+
+
+def janitor_lease_alive() -> bool:
+    return JanitorLease.objects.filter(pk=1, token__isnull=False, expires_at__gte=Now()).exists()
+
+
+def janitor_lease_row() -> Any:
+    JanitorLease.objects.get_or_create(pk=1)
+    return JanitorLease.objects.filter(pk=1)
+
+
 def acquire_janitor_lease(token: str | None) -> str | None:
     """Take the single janitor lease (or renew our own); None if another chain holds it."""
     interval = get_settings().JANITOR_INTERVAL_SECONDS or 60
-    JanitorLease.objects.get_or_create(pk=1)
-    return take_lease(JanitorLease.objects.filter(pk=1), token, interval * 3, **LEASE_FIELDS)
+    return take_lease(janitor_lease_row(), token, interval * 3, **LEASE_FIELDS)
 
 
 def release_janitor_lease(token: str) -> None:

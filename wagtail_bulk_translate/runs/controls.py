@@ -16,6 +16,7 @@ from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from .. import schedule
+from ..engine.janitor import keep_janitor_alive
 from ..errors import ErrorCode, RunConfigurationError
 from ..models import Run, RunStatus, Unit, UnitQuerySet, UnitStatus
 from ..scope.definition import resolve_model
@@ -35,7 +36,9 @@ def cancel_run(run_id: int) -> int:
         if not updated:
             raise RunConfigurationError("Only a pending, running or paused run can be cancelled.")
         units = Unit.objects.filter(run_id=run_id)
-        return units.cancel_pending(ErrorCode.CANCELLED, "The run was cancelled.")
+        cancelled = units.cancel_pending(ErrorCode.CANCELLED, "The run was cancelled.")
+    keep_janitor_alive()  # for the other active runs
+    return cancelled
 
 
 def retry_failed(
@@ -68,6 +71,7 @@ def retry_failed(
             run.save(update_fields=["status", "finished_at", "error_code", "error_message"])
         transaction.on_commit(lambda: schedule.start_workers(run_id, queued))
         transaction.on_commit(schedule.ensure_janitor)
+    keep_janitor_alive()
     return queued
 
 

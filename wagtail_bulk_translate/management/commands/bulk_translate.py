@@ -300,6 +300,7 @@ class Command(BaseCommand):
         last_line = ""
         while True:
             run.refresh_from_db()
+            api.keep_janitor_alive()  # re-arm the janitor if its chain died
             counts = run.unit_counts()
             line = progress_line(run, counts)
             if line != last_line:

@@ -3,7 +3,7 @@ import signal
 
 from django.apps import AppConfig
 
-CRASH_POINTS = ("before_translate", "after_translate", "during_write")
+CRASH_POINTS = ("before_translate", "after_translate", "during_write", "janitor_sweep")
 
 
 def crash_once(point: str) -> None:
@@ -21,7 +21,7 @@ class CrashPointsConfig(AppConfig):
     label = "crash_points"
 
     def ready(self) -> None:
-        from wagtail_bulk_translate.engine import translate, write
+        from wagtail_bulk_translate.engine import janitor, translate, write
 
         point = os.environ.get("WBT_CRASH_AT", "")
         if point not in CRASH_POINTS:
@@ -42,6 +42,16 @@ class CrashPointsConfig(AppConfig):
                 crash_once(point)
 
             translate.persist_translations = persist_translations
+        elif point == "janitor_sweep":
+            original_acquire = janitor.acquire_janitor_lease
+
+            def acquire_janitor_lease(*args, **kwargs):
+                token = original_acquire(*args, **kwargs)
+                if token is not None:
+                    crash_once(point)  # the lease is taken, the next sweep not queued yet
+                return token
+
+            janitor.acquire_janitor_lease = acquire_janitor_lease
         else:
             original_write = write.write_target
 

@@ -4,7 +4,8 @@ Task backends lose work in ways the plugin cannot see: django-tasks' database ba
 the task of a SIGKILLed worker RUNNING forever, and a lost task ends a chain of re-queues. The
 unit table, not the task table, is the source of truth, so a sweep:
 
-* returns units whose lease expired to work (or fails them once their attempts are spent);
+* returns units whose lease expired to work, in smaller claims (or fails a unit whose worker
+  died every time it was processed alone, see :mod:`.claims`);
   units of cancelled or finished runs are cancelled, never resurrected;
 * restarts the coordinator of a run whose enumeration stopped before it was done;
 * queues workers for a running run with claimable units and no worker activity lately;
@@ -32,6 +33,7 @@ from .. import schedule
 from ..conf import get_settings
 from ..errors import ErrorCode
 from ..models import EXPIRED_LEASE, JanitorLease, Run, RunStatus, Unit, UnitStatus
+from .claims import recover_expired_leases
 from .finish import try_finish_run
 from .leases import release_lease, take_lease
 from .pauses import resume_run
@@ -73,8 +75,7 @@ def sweep_and_continue(token: str | None = None) -> dict[str, Any]:
 
 def sweep() -> SweepReport:
     report = SweepReport()
-    report.leases_failed = fail_exhausted_leases()
-    report.leases_returned = return_expired_leases()
+    report.leases_returned, report.leases_failed = recover_expired_leases(units_of_active_runs())
     report.orphans_cancelled = cancel_orphaned_units()
     report.quota_retries = retry_quota_paused_runs()
     for run in Run.objects.in_progress().only("pk", "enumeration_done"):
@@ -88,19 +89,6 @@ def sweep() -> SweepReport:
 
 def units_of_active_runs() -> Any:
     return Unit.objects.filter(run__status__in=RunStatus.active)
-
-
-def fail_exhausted_leases() -> int:
-    return units_of_active_runs().fail_exhausted_leases(get_settings().MAX_ATTEMPTS)
-
-
-def return_expired_leases() -> int:
-    # The attempt was spent by the claim; the unit is simply claimable again.
-    return (
-        units_of_active_runs()
-        .expired_leases()
-        .update(status=UnitStatus.PENDING, lease_token=None, lease_expires_at=None)
-    )
 
 
 def cancel_orphaned_units() -> int:

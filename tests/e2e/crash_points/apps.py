@@ -3,7 +3,7 @@ import signal
 
 from django.apps import AppConfig
 
-CRASH_POINTS = ("before_translate", "after_translate", "during_write", "janitor_sweep")
+CRASH_POINTS = ("before_translate", "after_translate", "during_write", "janitor_sweep", "poison")
 
 
 def crash_once(point: str) -> None:
@@ -42,6 +42,18 @@ class CrashPointsConfig(AppConfig):
                 crash_once(point)
 
             translate.persist_translations = persist_translations
+        elif point == "poison":
+            # Every write of one (object, locale) kills its worker: WBT_POISON is
+            # "<translation key>:<language code>".
+            original_poisoned_write = write.write_target
+            poison = os.environ["WBT_POISON"]
+
+            def poisoned_write_target(source, locale, **kwargs):
+                if f"{source.object_id}:{locale.language_code}" == poison:
+                    os.kill(os.getpid(), signal.SIGKILL)
+                return original_poisoned_write(source, locale, **kwargs)
+
+            write.write_target = poisoned_write_target
         elif point == "janitor_sweep":
             original_acquire = janitor.acquire_janitor_lease
 

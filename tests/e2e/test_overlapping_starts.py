@@ -16,6 +16,7 @@ from tests.e2e.helpers import (
     ROOT,
     assert_site_translated,
     manage,
+    start_whole_site_run,
     start_workers,
     stop_workers,
     wait_for_run,
@@ -50,7 +51,7 @@ def units_report(env) -> dict:
 def test_three_deliveries_of_one_coordinator_create_each_unit_once(crash_env):
     manage(crash_env, "migrate", "--verbosity", "0")
     manage(crash_env, "seed_demo", "--pages", "40")
-    manage(crash_env, "bulk_translate", "start", "--all", "--locales", "fr,de")
+    start_whole_site_run(crash_env)
     manage(crash_env, "shell", "--no-imports", "-c", DELIVER_COORDINATOR_AGAIN)
 
     workers = start_workers(crash_env, 3)  # all three pick up a delivery at once

@@ -46,6 +46,7 @@ def task_runs(monkeypatch):
 def test_worker_task_with_nothing_claimable_does_not_requeue_itself(immediate, task_runs):
     # A real transaction per request, as in production: the run's tasks run when start_run's
     # transaction commits, and each task's own tasks when its transactions commit.
+    f.locales()  # a transactional test before this one may have flushed them
     home = f.home_page("Home")
     news = f.index_page(home, "News")
     for i in range(33):

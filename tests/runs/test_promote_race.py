@@ -22,11 +22,12 @@ def finished_canary(task_queue) -> Run:
     canary = Run.objects.create(
         status=RunStatus.SUCCEEDED,
         canary_size=3,
-        source_locale=Locale.objects.get(language_code="en"),
+        # get_or_create: a transactional test before this one may have flushed the locales.
+        source_locale=Locale.objects.get_or_create(language_code="en")[0],
         translator_class="tests.translator_doubles.RecordingTranslator",
         scope={"pages": []},
     )
-    canary.target_locales.set(Locale.objects.filter(language_code="fr"))
+    canary.target_locales.set([Locale.objects.get_or_create(language_code="fr")[0]])
     return canary
 
 

@@ -14,7 +14,7 @@ from wagtail_bulk_translate.api import start_run
 from wagtail_bulk_translate.compat import DummyBackend
 from wagtail_bulk_translate.models import Run, RunStatus, UnitStatus
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 IMMEDIATE_BACKEND = DummyBackend.__module__.replace("dummy", "immediate") + ".ImmediateBackend"
 

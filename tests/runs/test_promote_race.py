@@ -14,7 +14,7 @@ from wagtail_bulk_translate.errors import RunConfigurationError
 from wagtail_bulk_translate.models import Run, RunQuerySet, RunStatus
 from wagtail_bulk_translate.runs import controls
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .conf import get_settings
 from .coverage import CoverageKind, CoverageRow, coverage
-from .engine.janitor import SweepReport
+from .engine.janitor import SweepReport, keep_janitor_alive
 from .engine.janitor import sweep as janitor_sweep
 from .engine.pauses import pause_run, resume_run
 from .errors import BulkTranslateError, ErrorCode, RunConfigurationError, ScopeError
@@ -62,6 +62,7 @@ __all__ = [
     "format_summary",
     "get_settings",
     "janitor_sweep",
+    "keep_janitor_alive",
     "pause_run",
     "preflight",
     "progress_line",

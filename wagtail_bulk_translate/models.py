@@ -237,7 +237,7 @@ EXPIRED_LEASE = Q(status="running", lease_expires_at__lt=Now())
 READY = Q(status="pending") & (Q(available_after__isnull=True) | Q(available_after__lte=Now()))
 
 LEASE_EXPIRED_MESSAGE = (
-    "The worker translating this unit stopped responding on every attempt. "
+    "Its worker died every time it was processed alone. "
     "Retry it; if it keeps failing, the object may be too large to translate in one go."
 )
 
@@ -249,21 +249,6 @@ class UnitQuerySet(models.QuerySet):
 
     def expired_leases(self) -> UnitQuerySet:
         return self.filter(EXPIRED_LEASE)
-
-    def fail_exhausted_leases(self, max_attempts: int) -> int:
-        """Fail units whose worker died on their last allowed attempt."""
-        return (
-            self.expired_leases()
-            .filter(attempts__gte=max_attempts)
-            .update(
-                status=UnitStatus.FAILED,
-                error_code=ErrorCode.LEASE_EXPIRED,
-                error_message=LEASE_EXPIRED_MESSAGE,
-                lease_token=None,
-                lease_expires_at=None,
-                finished_at=Now(),
-            )
-        )
 
     def cancel_pending(self, code: str, message: str) -> int:
         return self.filter(status=UnitStatus.PENDING).update(
@@ -278,6 +263,7 @@ class UnitQuerySet(models.QuerySet):
         return self.update(
             status=UnitStatus.PENDING,
             attempts=0,
+            claim_limit=None,
             available_after=None,
             error_code="",
             error_message="",
@@ -301,6 +287,9 @@ class Unit(models.Model):
 
     status = models.CharField(max_length=16, choices=UnitStatus.choices, default=UnitStatus.PENDING)
     attempts = models.PositiveSmallIntegerField(default=0)
+    # The most units the next claim of this unit may hold: halved each time a worker died
+    # holding it, so a unit that kills its worker ends up alone (None: UNITS_PER_CLAIM).
+    claim_limit = models.PositiveSmallIntegerField(null=True, blank=True)
     lease_token = models.UUIDField(null=True, blank=True)
     lease_expires_at = models.DateTimeField(null=True, blank=True)
     available_after = models.DateTimeField(null=True, blank=True)

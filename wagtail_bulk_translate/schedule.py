@@ -101,6 +101,11 @@ def ensure_janitor() -> None:
         enqueue("janitor_sweep")
 
 
+def resume_janitor(token: str) -> None:
+    """A new janitor chain, holding the lease taken under ``token``, sweeps now."""
+    enqueue("janitor_sweep", token)
+
+
 def next_janitor_sweep(token: str) -> None:
     interval = get_settings().JANITOR_INTERVAL_SECONDS
     if interval and can_defer():

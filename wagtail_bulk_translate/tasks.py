@@ -1,6 +1,7 @@
 """django-tasks entry points: ids in, one engine call out, a JSON-able report back.
 
-Each task is registered with :mod:`.schedule`, the only module that enqueues them.
+Each task is registered with :mod:`.schedule`, the only module that enqueues them. Every task of
+a run then checks that the janitor's chain is alive, and re-arms it if it died.
 """
 
 from __future__ import annotations
@@ -17,21 +18,27 @@ from .revert import undo
 @task()
 def coordinate_run(run_id: int, token: str | None = None) -> dict[str, Any]:
     """One coordinator tick; it re-queues itself with its lease token until enumeration ends."""
-    return coordinator.coordinate_and_continue(run_id, token)
+    report = coordinator.coordinate_and_continue(run_id, token)
+    janitor.keep_janitor_alive()
+    return report
 
 
 @schedule.register
 @task()
 def process_units(run_id: int) -> dict[str, Any]:
     """Process units of a run for one time budget; the chain goes on while work remains."""
-    return worker.work_and_continue(run_id)
+    report = worker.work_and_continue(run_id)
+    janitor.keep_janitor_alive()
+    return report
 
 
 @schedule.register
 @task()
 def retry_after_quota(run_id: int) -> dict[str, Any]:
     """Resume a run that paused because the translator's quota ran out."""
-    return {"resumed": pauses.retry_after_quota(run_id)}
+    resumed = pauses.retry_after_quota(run_id)
+    janitor.keep_janitor_alive()
+    return {"resumed": resumed}
 
 
 @schedule.register
@@ -45,4 +52,6 @@ def janitor_sweep(token: str | None = None) -> dict[str, Any]:
 @task()
 def revert_units(run_id: int) -> dict[str, Any]:
     """Revert a run's units for one time budget; re-queues itself until all are done."""
-    return {"done": undo.revert_and_continue(run_id)}
+    done = undo.revert_and_continue(run_id)
+    janitor.keep_janitor_alive()
+    return {"done": done}

@@ -504,9 +504,12 @@ def test_a_second_run_records_units_in_flight_elsewhere_as_skipped_duplicates(
     # The first run's units are untouched.
     assert first.units.filter(status=UnitStatus.PENDING).count() == sections.objects * 2
 
-    # Once the first run's units are finished, a new run may translate them again.
+    # Once the first runs are over, a new run may translate their objects again.
     first.units.update(status=UnitStatus.SUCCEEDED, finished_at=timezone.now())
     second.units.filter(status=UnitStatus.PENDING).update(status=UnitStatus.SUCCEEDED)
+    Run.objects.filter(pk__in=[first.pk, second.pk]).update(
+        status=RunStatus.SUCCEEDED, finished_at=timezone.now()
+    )
     third = start_run(start, sections)
     run_coordinator(task_queue)
     assert third.units.filter(status=UnitStatus.PENDING).count() == (sections.objects + 1) * 2

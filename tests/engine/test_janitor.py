@@ -111,14 +111,15 @@ def test_expired_lease_goes_back_to_pending_and_is_processed(
         assert unit.status == UnitStatus.PENDING
         assert unit.lease_token is None
         assert unit.lease_expires_at is None
-        assert unit.attempts == 1  # the crashed attempt counts
+        assert unit.attempts == 0  # a shared worker's death is not the fault of either unit
+        assert unit.claim_limit == 1  # each comes back in a claim of its own
     assert "process_units" in task_queue.names()  # the stalled run gets workers again
     task_queue.drain()
 
     run.refresh_from_db()
     assert run.status == RunStatus.SUCCEEDED
     assert counts(run) == {UnitStatus.SUCCEEDED: 8}
-    assert [u.attempts for u in refreshed(held)] == [2, 2]
+    assert [u.attempts for u in refreshed(held)] == [1, 1]
     assert translated(site.home, "fr") and translated(site.home, "de")
 
 
@@ -133,29 +134,34 @@ def test_a_live_lease_is_left_alone(site, begin, task_queue, sweep):
     assert {u.status for u in refreshed(held)} == {UnitStatus.RUNNING}
 
 
-def test_expired_lease_with_attempts_spent_fails_with_a_reason(
+def test_a_unit_whose_worker_died_while_it_was_alone_fails_once_its_attempts_are_spent(
     site, begin, task_queue, sweep, conf
 ):
     conf(MAX_ATTEMPTS=1)
     run = begin()
     task_queue.run_first("coordinate_run")
-    held = crash_worker_on(run, site.stories[1])
+    held = crash_worker_on(run, site.stories[1])  # two units (fr, de) in one claim
+    assert sweep().leases_failed == 0  # shared: both come back, each alone
+    alone = crash_worker_on(run, site.stories[1])
+    assert len(alone) == 1
 
     report = sweep()
 
-    assert report.leases_failed == 2
+    assert report.leases_failed == 1
     assert report.leases_returned == 0
-    for unit in refreshed(held):
+    for unit in refreshed(alone):
         assert unit.status == UnitStatus.FAILED
         assert unit.error_code == ErrorCode.LEASE_EXPIRED
         assert unit.error_message == LEASE_EXPIRED_MESSAGE
+        assert "processed alone" in unit.error_message
         assert unit.lease_token is None
         assert unit.finished_at is not None
     task_queue.drain()
 
     run.refresh_from_db()
     assert run.status == RunStatus.PARTIAL
-    assert counts(run) == {UnitStatus.SUCCEEDED: 6, UnitStatus.FAILED: 2}
+    assert counts(run) == {UnitStatus.SUCCEEDED: 7, UnitStatus.FAILED: 1}
+    assert {u.pk for u in held} > {u.pk for u in alone}
 
 
 def test_units_of_a_cancelled_run_are_cancelled_not_resurrected(

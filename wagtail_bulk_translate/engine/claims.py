@@ -2,8 +2,10 @@
 
 A claim takes the lowest positions first (tree order, parents before children) and whole
 objects (every claimable locale of an object), so the work shared by the locales of one object
-is done once. Units whose worker died (lease expired) are claimable again until their attempts
-run out; past ``MAX_ATTEMPTS`` they fail with a clear reason, so no unit stays running forever.
+is done once. Units whose worker died (lease expired) come back in claims of half the size,
+down to one (a kill is not the fault of every unit that shared the worker); only a unit whose
+worker died while it was processed alone, ``MAX_ATTEMPTS`` times, fails, so no unit stays
+running forever and a healthy unit never fails for sharing a claim with one that kills workers.
 
 Every later change to a claimed unit is fenced by the token: it only applies while the unit is
 still running under that token, so a worker that lost its lease can never overwrite a newer
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -23,7 +26,17 @@ from django.db.models import F
 from django.db.models.functions import Now
 
 from ..conf import get_settings
-from ..models import Run, RunStatus, Unit, UnitQuerySet, UnitStatus
+from ..errors import ErrorCode
+from ..models import (
+    EXPIRED_LEASE,
+    LEASE_EXPIRED_MESSAGE,
+    READY,
+    Run,
+    RunStatus,
+    Unit,
+    UnitQuerySet,
+    UnitStatus,
+)
 
 
 @dataclass
@@ -47,28 +60,34 @@ def lease_expiry() -> Any:
 
 
 def claim_units(run_id: int, limit: int) -> tuple[str, list[Unit]]:
-    """Claim up to ``limit`` units (rounded up to whole objects) of a running run."""
+    """Claim up to ``limit`` units (rounded up to whole objects) of a running run.
+
+    Units that came back from a dead worker bring their own, smaller limit, and are not
+    rounded up to whole objects.
+    """
     token = str(uuid.uuid4())
     with transaction.atomic():
         if not Run.objects.filter(pk=run_id, status=RunStatus.RUNNING).exists():
             return token, []
-        Unit.objects.filter(run_id=run_id).fail_exhausted_leases(get_settings().MAX_ATTEMPTS)
-        candidates = Unit.objects.filter(run_id=run_id).claimable()
-        first = list(
+        recover_expired_leases(Unit.objects.filter(run_id=run_id))
+        candidates = Unit.objects.filter(run_id=run_id).filter(READY)
+        rows = list(
             candidates.order_by("position", "target_locale_id")
             .select_for_update(skip_locked=True)
-            .values_list("pk", "position")[:limit]
+            .values_list("pk", "position", "claim_limit")[:limit]
         )
+        first = within_claim_limits(rows, limit)
         if not first:
             return token, []
-        positions = {position for _pk, position in first}
-        rest = (
-            candidates.filter(position__in=positions)
-            .select_for_update(skip_locked=True)
-            .values_list("pk", flat=True)
-        )
-        ids = {pk for pk, _position in first} | set(rest)
-        Unit.objects.filter(pk__in=ids).claimable().update(
+        ids = set(first)
+        if len(first) == len(rows) and all(claim_limit is None for *_, claim_limit in rows):
+            positions = {position for _pk, position, _claim_limit in rows}
+            ids |= set(
+                candidates.filter(position__in=positions, claim_limit__isnull=True)
+                .select_for_update(skip_locked=True)
+                .values_list("pk", flat=True)
+            )
+        Unit.objects.filter(pk__in=ids).filter(READY).update(
             status=UnitStatus.RUNNING,
             attempts=F("attempts") + 1,
             lease_token=token,
@@ -83,6 +102,66 @@ def claim_units(run_id: int, limit: int) -> tuple[str, list[Unit]]:
             .order_by("position", "target_locale_id")
         )
     return token, units
+
+
+def within_claim_limits(rows: list[tuple[int, int, int | None]], limit: int) -> list[int]:
+    """The first units of ``rows`` (pk, position, claim limit) that fit in one claim: no unit
+    may end up in a claim larger than its own limit."""
+    taken: list[int] = []
+    for pk, _position, claim_limit in rows:
+        limit = min(limit, claim_limit or limit)
+        if len(taken) >= limit:
+            break
+        taken.append(pk)
+    return taken
+
+
+def recover_expired_leases(units: UnitQuerySet) -> tuple[int, int]:
+    """Return units whose worker died to work, in smaller claims; (returned, failed).
+
+    Every unit of a claim shares its worker's fate, so a kill is not the fault of any one of
+    them: their attempt is given back and they come back in claims of half the size, down to
+    one. A unit whose worker died while it was processed alone took it down itself: that
+    attempt counts, and once its attempts are spent it fails.
+    """
+    claims_of: dict[Any, list[tuple[int, int]]] = defaultdict(list)
+    for pk, token, attempts in units.expired_leases().values_list("pk", "lease_token", "attempts"):
+        claims_of[token].append((pk, attempts))
+    returned = failed = 0
+    for token, members in claims_of.items():
+        if len(members) > 1:
+            returned += return_to_work(token, [pk for pk, _ in members], len(members) // 2, -1)
+        elif members[0][1] >= get_settings().MAX_ATTEMPTS:
+            failed += fail_lone_crasher(token, members[0][0])
+        else:
+            returned += return_to_work(token, [members[0][0]], 1, 0)
+    return returned, failed
+
+
+def expired_under(token: Any, ids: list[int]) -> UnitQuerySet:
+    # Fenced by the dead token: of two sweeps recovering the same claim, one applies.
+    return Unit.objects.filter(pk__in=ids, lease_token=token).filter(EXPIRED_LEASE)
+
+
+def return_to_work(token: Any, ids: list[int], claim_limit: int, attempts_delta: int) -> int:
+    return expired_under(token, ids).update(
+        status=UnitStatus.PENDING,
+        claim_limit=claim_limit,
+        attempts=F("attempts") + attempts_delta,
+        lease_token=None,
+        lease_expires_at=None,
+    )
+
+
+def fail_lone_crasher(token: Any, unit_id: int) -> int:
+    return expired_under(token, [unit_id]).update(
+        status=UnitStatus.FAILED,
+        error_code=ErrorCode.LEASE_EXPIRED,
+        error_message=LEASE_EXPIRED_MESSAGE,
+        lease_token=None,
+        lease_expires_at=None,
+        finished_at=Now(),
+    )
 
 
 def held(unit: Unit, token: str) -> UnitQuerySet:

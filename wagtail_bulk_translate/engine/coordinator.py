@@ -16,7 +16,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, OuterRef, Q, Subquery
 from django.db.models.functions import Now
 from django.utils import timezone
 
@@ -31,6 +31,12 @@ from .leases import take_lease
 from .sampling import DUPLICATE_MESSAGE, promote_canary_sample
 
 logger = logging.getLogger(__name__)
+
+
+DONE_ELSEWHERE_MESSAGE = (
+    "Run #{run_id}, started at about the same time, already translated this object into this "
+    "locale."
+)
 
 
 class LostCoordinatorLease(Exception):
@@ -187,12 +193,47 @@ def create_units(
         unit.error_message = DUPLICATE_MESSAGE
         unit.finished_at = timezone.now()
     Unit.objects.bulk_create(duplicates, ignore_conflicts=True)
-    # An object the scope names twice exists once: count rows, not wishes.
-    total = Unit.objects.filter(
+    batch_units = Unit.objects.filter(
         run_id=run.pk, position__gte=first_position, position__lt=batch.cursor["position"]
-    ).count()
-    claimable = len(wanted) - len(duplicates) if initial == UnitStatus.PENDING else 0
-    return CreatedUnits(total, claimable)
+    )
+    done_elsewhere = skip_done_by_overlapping_runs(run, batch_units)
+    # An object the scope names twice exists once: count rows, not wishes.
+    total = batch_units.count()
+    claimable = len(wanted) - len(duplicates) - done_elsewhere
+    return CreatedUnits(total, claimable if initial == UnitStatus.PENDING else 0)
+
+
+def skip_done_by_overlapping_runs(run: Run, units: Any) -> int:
+    """Skip the new units whose (object, locale) a run overlapping this one already wrote.
+
+    The in-flight constraint only sees units still pending or running: a run started at about
+    the same time may already have finished the object by the time this one enumerates it.
+    Checked after the insert, in the same transaction: a unit of the other run that finished
+    meanwhile had to commit before our insert got past its in-flight row, so it is seen here.
+    """
+    overlapping = Q(run__finished_at__isnull=True) | Q(run__finished_at__gte=run.created_at)
+    done = (
+        Unit.objects.filter(
+            overlapping,
+            status=UnitStatus.SUCCEEDED,
+            object_key=OuterRef("object_key"),
+            target_locale_id=OuterRef("target_locale_id"),
+        )
+        .exclude(run_id=run.pk)
+        .order_by("run_id")
+    )
+    ours = units.filter(status=UnitStatus.PENDING).annotate(
+        done_by=Subquery(done.values("run_id")[:1])
+    )
+    skipped = 0
+    for other_run_id in set(ours.exclude(done_by=None).values_list("done_by", flat=True)):
+        skipped += ours.filter(done_by=other_run_id).update(
+            status=UnitStatus.SKIPPED,
+            error_code=ErrorCode.DUPLICATE_IN_FLIGHT,
+            error_message=DONE_ELSEWHERE_MESSAGE.format(run_id=other_run_id),
+            finished_at=Now(),
+        )
+    return skipped
 
 
 def finish_enumeration(run: Run, token: str) -> None:

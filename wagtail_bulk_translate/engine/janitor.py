@@ -4,7 +4,8 @@ Task backends lose work in ways the plugin cannot see: django-tasks' database ba
 the task of a SIGKILLed worker RUNNING forever, and a lost task ends a chain of re-queues. The
 unit table, not the task table, is the source of truth, so a sweep:
 
-* returns units whose lease expired to work (or fails them once their attempts are spent);
+* returns units whose lease expired to work, in smaller claims (or fails a unit whose worker
+  died every time it was processed alone, see :mod:`.claims`);
   units of cancelled or finished runs are cancelled, never resurrected;
 * restarts the coordinator of a run whose enumeration stopped before it was done;
 * queues workers for a running run with claimable units and no worker activity lately;
@@ -12,15 +13,19 @@ unit table, not the task table, is the source of truth, so a sweep:
 
 Every time comparison uses the database clock. The sweep runs as a self-re-queuing task while a
 run is active (one chain at a time, held by a lease) and as ``manage.py bulk_translate_janitor``.
+A chain can still die (a task killed before it queued its successor and left RUNNING by the
+backend): every worker task, coordinator tick, control action and status read re-arms it once
+its lease has lapsed while a run is active (:func:`rearm_if_lapsed`).
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import Q
 from django.db.models.functions import Now
 
@@ -28,9 +33,12 @@ from .. import schedule
 from ..conf import get_settings
 from ..errors import ErrorCode
 from ..models import EXPIRED_LEASE, JanitorLease, Run, RunStatus, Unit, UnitStatus
+from .claims import recover_expired_leases
 from .finish import try_finish_run
 from .leases import release_lease, take_lease
 from .pauses import resume_run
+
+logger = logging.getLogger(__name__)
 
 LEASE_FIELDS = {"token_field": "token", "expiry_field": "expires_at"}
 
@@ -67,8 +75,7 @@ def sweep_and_continue(token: str | None = None) -> dict[str, Any]:
 
 def sweep() -> SweepReport:
     report = SweepReport()
-    report.leases_failed = fail_exhausted_leases()
-    report.leases_returned = return_expired_leases()
+    report.leases_returned, report.leases_failed = recover_expired_leases(units_of_active_runs())
     report.orphans_cancelled = cancel_orphaned_units()
     report.quota_retries = retry_quota_paused_runs()
     for run in Run.objects.in_progress().only("pk", "enumeration_done"):
@@ -82,19 +89,6 @@ def sweep() -> SweepReport:
 
 def units_of_active_runs() -> Any:
     return Unit.objects.filter(run__status__in=RunStatus.active)
-
-
-def fail_exhausted_leases() -> int:
-    return units_of_active_runs().fail_exhausted_leases(get_settings().MAX_ATTEMPTS)
-
-
-def return_expired_leases() -> int:
-    # The attempt was spent by the claim; the unit is simply claimable again.
-    return (
-        units_of_active_runs()
-        .expired_leases()
-        .update(status=UnitStatus.PENDING, lease_token=None, lease_expires_at=None)
-    )
 
 
 def cancel_orphaned_units() -> int:
@@ -169,11 +163,50 @@ def any_run_active() -> bool:
     ).exists()
 
 
+def keep_janitor_alive() -> None:
+    """Re-arm the janitor if its chain died; best effort, never failing the caller.
+
+    Called after each task's own work (and by controls and status reads): a busy database here
+    must not fail a task whose continuation is already queued; the next caller tries again.
+    """
+    try:
+        rearm_if_lapsed()
+    except DatabaseError:
+        logger.warning("Could not check the janitor's lease", exc_info=True)
+
+
+def rearm_if_lapsed() -> bool:
+    """Start a new janitor chain if the live one died (its lease lapsed) while a run is active.
+
+    The new chain's lease is taken here, by a compare-and-set, and its token handed to the first
+    sweep: however many callers find the lease lapsed at once, one re-arms it, and a late task
+    of the dead chain finds its token replaced and exits. True if this call re-armed it.
+    """
+    interval = get_settings().JANITOR_INTERVAL_SECONDS
+    if not interval or not schedule.can_defer():
+        return False
+    if janitor_lease_alive() or not any_run_active():
+        return False
+    token = take_lease(janitor_lease_row(), None, interval * 3, **LEASE_FIELDS)
+    if token is None:
+        return False  # another caller re-armed it first
+    transaction.on_commit(lambda: schedule.resume_janitor(token))
+    return True
+
+
+def janitor_lease_alive() -> bool:
+    return JanitorLease.objects.filter(pk=1, token__isnull=False, expires_at__gte=Now()).exists()
+
+
+def janitor_lease_row() -> Any:
+    JanitorLease.objects.get_or_create(pk=1)
+    return JanitorLease.objects.filter(pk=1)
+
+
 def acquire_janitor_lease(token: str | None) -> str | None:
     """Take the single janitor lease (or renew our own); None if another chain holds it."""
     interval = get_settings().JANITOR_INTERVAL_SECONDS or 60
-    JanitorLease.objects.get_or_create(pk=1)
-    return take_lease(JanitorLease.objects.filter(pk=1), token, interval * 3, **LEASE_FIELDS)
+    return take_lease(janitor_lease_row(), token, interval * 3, **LEASE_FIELDS)
 
 
 def release_janitor_lease(token: str) -> None:

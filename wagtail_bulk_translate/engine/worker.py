@@ -56,6 +56,11 @@ def work_and_continue(run_id: int) -> dict[str, Any]:
     outcome = process_run(run_id)
     if outcome.more_work:
         schedule.continue_worker(run_id)
+    elif not schedule.can_defer():
+        # A backend that runs each task at once (ImmediateBackend) cannot wait: re-queuing now
+        # would only run again at once with nothing to claim, in a loop. The coordinator's next
+        # batch, a retry or the janitor command starts the next chain.
+        end_chain(run_id)
     elif still_enumerating(run_id):
         # More units are coming: keep this chain alive instead of queuing new chains per batch.
         schedule.continue_worker(run_id, when=schedule.in_seconds(ENUMERATION_POLL_SECONDS))
@@ -64,10 +69,12 @@ def work_and_continue(run_id: int) -> dict[str, Any]:
         if wake_at is not None and reserve_wakeup(run_id, wake_at):
             schedule.continue_worker(run_id, when=wake_at)
         else:  # this chain ends; a later batch or restart may start another
-            Run.objects.filter(pk=run_id, worker_chains__gt=0).update(
-                worker_chains=F("worker_chains") - 1
-            )
+            end_chain(run_id)
     return {"units_processed": outcome.units_processed, "more_work": outcome.more_work}
+
+
+def end_chain(run_id: int) -> None:
+    Run.objects.filter(pk=run_id, worker_chains__gt=0).update(worker_chains=F("worker_chains") - 1)
 
 
 def still_enumerating(run_id: int) -> bool:

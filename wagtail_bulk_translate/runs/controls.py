@@ -12,10 +12,11 @@ from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from .. import schedule
+from ..engine.janitor import keep_janitor_alive
 from ..engine.translator_settings import take_current_translator
 from ..errors import ErrorCode, RunConfigurationError
 from ..models import Run, RunStatus, Unit, UnitQuerySet, UnitStatus
@@ -37,7 +38,9 @@ def cancel_run(run_id: int) -> int:
         if not updated:
             raise RunConfigurationError("Only a pending, running or paused run can be cancelled.")
         units = Unit.objects.filter(run_id=run_id)
-        return units.cancel_pending(ErrorCode.CANCELLED, "The run was cancelled.")
+        cancelled = units.cancel_pending(ErrorCode.CANCELLED, "The run was cancelled.")
+    keep_janitor_alive()  # for the other active runs
+    return cancelled
 
 
 def retry_failed(
@@ -75,6 +78,7 @@ def retry_failed(
             run.save(update_fields=["status", "finished_at", "error_code", "error_message"])
         transaction.on_commit(lambda: schedule.start_workers(run_id, queued))
         transaction.on_commit(schedule.ensure_janitor)
+    keep_janitor_alive()
     return queued
 
 
@@ -135,15 +139,18 @@ def promote_canary(run_id: int, user: Any = None) -> Run:
 
     The canary's strings are already stored as translations, and its drafts are already
     written, so the full run neither calls the translator for them again nor bills them twice.
+    A compare-and-set on the canary row: two editors promoting at the same instant get one full
+    run, and the second is told it was already promoted.
     """
-    canary = Run.objects.prefetch_related("target_locales").get(pk=run_id)
-    if not canary.is_canary:
-        raise RunConfigurationError("Only a canary run can be promoted.")
-    if not canary.is_finished:
-        raise RunConfigurationError("Wait for the canary to finish before promoting it.")
-    if canary.promotions.exists():
-        raise RunConfigurationError("This canary was already promoted.")
     with transaction.atomic():
+        lock_canary(run_id)
+        canary = Run.objects.prefetch_related("target_locales").get(pk=run_id)
+        if not canary.is_canary:
+            raise RunConfigurationError("Only a canary run can be promoted.")
+        if not canary.is_finished:
+            raise RunConfigurationError("Wait for the canary to finish before promoting it.")
+        if canary.promotions.exists():
+            raise RunConfigurationError("This canary was already promoted.")
         run = Run.objects.create(
             scope=canary.scope,
             source_locale_id=canary.source_locale_id,
@@ -160,3 +167,14 @@ def promote_canary(run_id: int, user: Any = None) -> Run:
         run.target_locales.set(canary.target_locales.all())
         transaction.on_commit(lambda: schedule.start_coordinator(run.pk))
     return run
+
+
+def lock_canary(run_id: int) -> None:
+    """Write-lock the canary row before checking it was not promoted yet.
+
+    The check then reads what a concurrent promotion committed: PostgreSQL blocks on the row
+    lock until it ends, SQLite on its write lock, which an UPDATE takes at once (a SELECT ...
+    FOR UPDATE does not lock anything on SQLite). The canary is finished: the UPDATE changes
+    nothing it shows.
+    """
+    Run.objects.filter(pk=run_id).update(canary_size=F("canary_size"))

@@ -7,6 +7,7 @@ from typing import Any
 from django.db.models import Count
 from django.utils import timezone
 
+from ..engine.janitor import keep_janitor_alive
 from ..engine.ledger import billing
 from ..models import Run
 from ..scope.definition import Scope
@@ -14,7 +15,11 @@ from ..scope.readiness import count_unpublished, untranslatable_in_scope
 
 
 def run_summary(run: Run) -> dict[str, Any]:
-    """A JSON-serialisable report of a run (used by `bulk_translate status --json`)."""
+    """A JSON-serialisable report of a run (used by `bulk_translate status --json`).
+
+    Someone is watching the run: if its janitor's chain died, this re-arms it.
+    """
+    keep_janitor_alive()
     run.refresh_from_db()
     totals = run.unit_totals()
     billed = billing(run)

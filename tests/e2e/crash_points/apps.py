@@ -3,7 +3,14 @@ import signal
 
 from django.apps import AppConfig
 
-CRASH_POINTS = ("before_translate", "after_translate", "during_write", "slow_parent_write")
+CRASH_POINTS = (
+    "before_translate",
+    "after_translate",
+    "during_write",
+    "slow_parent_write",
+    "janitor_sweep",
+    "poison",
+)
 # How long "slow_parent_write" holds the write of an existing index page (between loading it and
 # saving it), so other workers add children under it meanwhile.
 SLOW_WRITE_SECONDS = 3
@@ -41,7 +48,7 @@ class CrashPointsConfig(AppConfig):
     label = "crash_points"
 
     def ready(self) -> None:
-        from wagtail_bulk_translate.engine import translate, write
+        from wagtail_bulk_translate.engine import janitor, translate, write
 
         point = os.environ.get("WBT_CRASH_AT", "")
         if point not in CRASH_POINTS:
@@ -64,6 +71,28 @@ class CrashPointsConfig(AppConfig):
                 crash_once(point)
 
             translate.persist_translations = persist_translations
+        elif point == "poison":
+            # Every write of one (object, locale) kills its worker: WBT_POISON is
+            # "<translation key>:<language code>".
+            original_poisoned_write = write.write_target
+            poison = os.environ["WBT_POISON"]
+
+            def poisoned_write_target(source, locale, **kwargs):
+                if f"{source.object_id}:{locale.language_code}" == poison:
+                    os.kill(os.getpid(), signal.SIGKILL)
+                return original_poisoned_write(source, locale, **kwargs)
+
+            write.write_target = poisoned_write_target
+        elif point == "janitor_sweep":
+            original_acquire = janitor.acquire_janitor_lease
+
+            def acquire_janitor_lease(*args, **kwargs):
+                token = original_acquire(*args, **kwargs)
+                if token is not None:
+                    crash_once(point)  # the lease is taken, the next sweep not queued yet
+                return token
+
+            janitor.acquire_janitor_lease = acquire_janitor_lease
         else:
             original_write = write.write_target
 

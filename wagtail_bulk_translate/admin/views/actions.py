@@ -81,6 +81,7 @@ class RunActionView(ManageRunsRequiredMixin, View):
 
 
 def progress_of(run: Run) -> Progress:
+    api.keep_janitor_alive()  # an editor is watching: re-arm the janitor if its chain died
     return Progress(run.status, run.unit_counts(), run.enumeration_done)
 
 

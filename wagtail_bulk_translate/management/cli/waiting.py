@@ -133,6 +133,7 @@ def wait_for(command: Any, run: Run, timeout: float | None, *, as_json: bool) ->
     try:
         while True:
             run.refresh_from_db()
+            api.keep_janitor_alive()  # someone is watching: re-arm the janitor if its chain died
             billed = run.unit_totals()["billed_characters"]
             progress.update(run, run.unit_counts(), billed)
             if run.is_finished:

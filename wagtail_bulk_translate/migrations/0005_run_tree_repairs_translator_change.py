@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('wagtail_bulk_translate', '0004_money_sent_text_ledger'),
+        ('wagtail_bulk_translate', '0004_sent_text_ledger'),
     ]
 
     operations = [

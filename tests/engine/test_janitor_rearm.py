@@ -25,14 +25,16 @@ DEAD_TOKEN = "11111111-1111-1111-1111-111111111111"
 
 @pytest.fixture(autouse=True)
 def janitor_on(conf):
-    # A worker task with no time to claim anything: the run stays active after it.
-    conf(JANITOR_INTERVAL_SECONDS=60, WORKER_TIME_BUDGET_SECONDS=0)
+    conf(JANITOR_INTERVAL_SECONDS=60)
 
 
 @pytest.fixture
-def run(site, begin, task_queue):
+def run(site, begin, task_queue, conf):
     """A running run whose janitor chain died: its lease lapsed, none of its tasks is queued."""
     run = begin()
+    # Worker tasks get no time to claim anything (a budget settings validation refuses at
+    # start, hence set after it): the run stays active after them.
+    conf(WORKER_TIME_BUDGET_SECONDS=0)
     task_queue.run_first("janitor_sweep")  # the chain takes its lease...
     kill_janitor_chain(task_queue)  # ...and dies with its successor
     return run

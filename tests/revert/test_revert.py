@@ -186,3 +186,25 @@ def test_revert_window(start, task_queue, story_tree, settings, revert):
     with pytest.raises(RunConfigurationError, match="0 days"):
         start_revert(run.pk)
     assert fr_pages().count() == 4
+
+
+@pytest.mark.parametrize("publish_policy", ["publish", "mirror", "draft"])
+def test_a_reverted_write_is_not_taken_for_a_manual_edit_by_later_runs(
+    start, task_queue, story_tree, revert, publish_policy
+):
+    home, _news, first, _second = story_tree
+    translate_tree(start, task_queue, home, publish_policy="draft")
+    second_run = translate_tree(start, task_queue, home, mode="refresh", publish_policy="draft")
+    revert(second_run)
+    fr_first = first.get_translation(Locale.objects.get(language_code="fr"))
+    title_after_revert = fr_first.get_latest_revision_as_object().title
+
+    first.title = "First story, revised"
+    first.save_revision().publish()
+    later = translate_tree(start, task_queue, home, publish_policy=publish_policy)
+
+    assert not later.units.filter(error_code="manual_edits_kept").exists()
+    unit = later.units.get(object_id=str(first.pk), target_locale__language_code="fr")
+    assert unit.status == "succeeded"
+    fr_first = Page.objects.get(pk=fr_first.pk)
+    assert fr_first.get_latest_revision_as_object().title != title_after_revert

@@ -20,6 +20,7 @@ __all__ = [
     "TranslationSource",
     "check_complete",
     "delete_translation_record",
+    "forget_logged_writes_after",
     "last_logged_revision",
     "translations_by_locale",
     "update_source",
@@ -72,3 +73,16 @@ def check_complete(source: TranslationSource, locale: Any) -> None:
 def delete_translation_record(object_key: Any, locale_id: int) -> None:
     """Forget that the object is translated into the locale (its target was deleted)."""
     Translation.objects.filter(source__object_id=object_key, target_locale_id=locale_id).delete()
+
+
+def forget_logged_writes_after(object_key: Any, locale_id: int, revision_id: int | None) -> None:
+    """Forget wagtail-localize's log of writes newer than ``revision_id`` (a revert undid them).
+
+    The log's latest revision is how later runs tell the pipeline's own writes from manual
+    edits: left pointing at a reverted revision, it would make the restored target look edited
+    by hand.
+    """
+    logs = TranslationLog.objects.filter(source__object_id=object_key, locale_id=locale_id)
+    if revision_id is not None:
+        logs = logs.filter(revision_id__gt=revision_id)
+    logs.exclude(revision_id=None).delete()

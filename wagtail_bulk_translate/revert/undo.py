@@ -27,7 +27,7 @@ from wagtail.models import DraftStateMixin, Page, RevisionMixin
 from .. import schedule
 from ..conf import get_settings
 from ..errors import RunConfigurationError
-from ..localize.sources import delete_translation_record
+from ..localize.sources import delete_translation_record, forget_logged_writes_after
 from ..localize.strings import restore_string_translations
 from ..models import Run, RunStatus, Unit, UnitQuerySet, UnitStatus
 from ..objects import find_object
@@ -133,6 +133,10 @@ def undo_write(unit: Unit) -> None:
         delete_target(unit, target, state)
     else:
         restore_target(target, state)
+        if isinstance(target, RevisionMixin):
+            forget_logged_writes_after(
+                unit.object_key, unit.target_locale_id, state.before.latest_revision_id
+            )
     restore_string_translations(state.strings, unit.target_locale_id)
 
 

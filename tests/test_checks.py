@@ -16,6 +16,20 @@ from tests.task_queue import DUMMY_BACKEND
 from wagtail_bulk_translate import checks as bt_checks
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def manage_py_check(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    """``manage.py check`` of the sandbox as a real process (what a site developer runs)."""
+    return subprocess.run(
+        [sys.executable, "sandbox/manage.py", "check", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
 DB_BACKEND = "django_tasks_db.DatabaseBackend"
 RECORDING = "tests.translator_doubles.RecordingTranslator"
 
@@ -80,14 +94,7 @@ def test_the_demo_settings_pass_manage_py_check_without_warnings(tmp_path):
     """The sandbox as configured, on SQLite or on the DATABASE_URL database tests run on."""
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
     env["SQLITE_PATH"] = str(tmp_path / "check.sqlite3")
-    result = subprocess.run(
-        [sys.executable, "sandbox/manage.py", "check", "--fail-level", "WARNING"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = manage_py_check(env, "--fail-level", "WARNING")
 
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout
@@ -161,14 +168,7 @@ def test_manage_py_check_refuses_the_bad_settings_of_the_issue(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
     env["SQLITE_PATH"] = str(tmp_path / "check.sqlite3")
     env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT), str(ROOT / "sandbox")])
-    result = subprocess.run(
-        [sys.executable, "sandbox/manage.py", "check", "--settings", "bad_settings"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = manage_py_check(env, "--settings", "bad_settings")
 
     assert result.returncode != 0
     for fragment in [
@@ -451,14 +451,7 @@ def test_a_management_command_starts_without_a_deepl_key(tmp_path):
     }
     env["SQLITE_PATH"] = str(tmp_path / "check.sqlite3")
     env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT), str(ROOT / "sandbox")])
-    result = subprocess.run(
-        [sys.executable, "sandbox/manage.py", "check", "--settings", "deepl_settings"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = manage_py_check(env, "--settings", "deepl_settings")
 
     assert result.returncode == 0, result.stderr
     assert "wagtail_bulk_translate.W003" in result.stderr

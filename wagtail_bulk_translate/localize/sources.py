@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import models, transaction
+from django.db import models
 from wagtail_localize.models import (
     SourceDeletedError,
     StringSegment,
@@ -14,6 +14,7 @@ from wagtail_localize.models import (
 )
 
 from ..errors import ErrorCode, UnitError
+from .extraction import update_or_create_source
 
 __all__ = [
     "SourceDeletedError",
@@ -29,8 +30,7 @@ __all__ = [
 
 def update_source(instance: models.Model) -> TranslationSource:
     """Extract the object into its TranslationSource (created or refreshed)."""
-    with transaction.atomic():
-        source, _created = TranslationSource.update_or_create_from_instance(instance)
+    source, _created = update_or_create_source(instance)
     return source
 
 

@@ -6,6 +6,9 @@ conflicts (another worker may create the same shared string meanwhile; wagtail-l
 get_or_create tolerates that race too) and read again for their ids. The four segment tables
 are then made equal to the extracted segments: rows that match are kept (as get_or_create
 keeps them), the others are deleted and the missing ones created.
+
+Shared rows are inserted in key order, so two workers inserting overlapping strings take the
+unique-index locks in the same order (PostgreSQL) instead of waiting on each other.
 """
 
 from __future__ import annotations
@@ -131,7 +134,7 @@ def ensure_strings(locale_id: int, texts: list[str]) -> dict[uuid.UUID, int]:
     found = read_strings(locale_id, by_hash)
     missing = [
         String(locale_id=locale_id, data_hash=data_hash, data=text)
-        for data_hash, text in by_hash.items()
+        for data_hash, text in sorted(by_hash.items())
         if data_hash not in found
     ]
     if missing:
@@ -164,7 +167,7 @@ def ensure_templates(values: list[TemplateSegmentValue]) -> dict[uuid.UUID, int]
             template_format=value.format,
             string_count=value.string_count,
         )
-        for key, value in by_uuid.items()
+        for key, value in sorted(by_uuid.items(), key=lambda item: item[0])
         if key not in found
     ]
     if missing:
@@ -185,7 +188,7 @@ def ensure_related_objects(values: list[RelatedObjectSegmentValue]) -> None:
     found = read_translatable_objects(wanted)
     missing = [
         TranslatableObject(translation_key=key, content_type_id=content_type_id)
-        for key, content_type_id in wanted.items()
+        for key, content_type_id in sorted(wanted.items(), key=lambda item: str(item[0]))
         if key not in found
     ]
     if missing:

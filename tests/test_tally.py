@@ -117,7 +117,10 @@ def test_saves_deletes_and_conflicting_inserts_of_units_are_counted(site):
 
     first = unit(uuid.uuid4())
     first.save()
-    Unit.objects.bulk_create([unit(first.object_key), unit(uuid.uuid4())], ignore_conflicts=True)
+    twice = uuid.uuid4()
+    Unit.objects.bulk_create(
+        [unit(first.object_key), unit(twice), unit(twice)], ignore_conflicts=True
+    )
     assert run.unit_counts()[UnitStatus.PENDING] == 2
     first.status, first.error_code, first.billed_characters = "failed", "internal_error", 7
     first.save()

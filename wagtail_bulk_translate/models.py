@@ -249,11 +249,11 @@ class UnitQuerySet(models.QuerySet):
     def update(self, **kwargs: Any) -> int:
         return tally.update_units(self, kwargs)
 
-    def bulk_create(self, objs: Iterable[Unit], *args: Any, **kwargs: Any) -> list[Unit]:
-        def create(objs: list[Unit], **kw: Any) -> list[Unit]:
-            return super(UnitQuerySet, self).bulk_create(objs, *args, **kw)
-
-        return tally.create_units(self, list(objs), create, **kwargs)
+    def bulk_create(self, objs: Iterable[Any], *args: Any, **kwargs: Any) -> Any:
+        create = super().bulk_create
+        return tally.create_units(
+            self, list(objs), lambda o, **kw: create(o, *args, **kw), **kwargs
+        )
 
     def delete(self) -> tuple[int, dict[str, int]]:
         return tally.delete_units(self, super().delete)

@@ -65,8 +65,10 @@ def create_units(
         existed = identities(units, objs) if kw.get("ignore_conflicts") else set()
         result = create(objs, **kw)
         if kw.get("ignore_conflicts"):
+            # Of several objects with one identity, the first was inserted, the others not.
             present = identities(units, objs) - existed
-            objs = [obj for obj in objs if identity(obj) in present]
+            firsts = {identity(obj): obj for obj in reversed(objs)}
+            objs = [obj for key, obj in firsts.items() if key in present]
         apply(group(row_of(obj) for obj in objs))
     return result
 
@@ -213,7 +215,8 @@ def recount_tally(run_id: int) -> Groups:
     from .models import Unit
 
     with transaction.atomic():
-        locked_rows(Unit.objects.filter(run_id=run_id).only("pk"))
+        units = Unit.objects.filter(run_id=run_id).select_for_update(of=("self",))
+        list(units.order_by("pk").values_list("pk", flat=True))
         groups = counted_groups(run_id)
         RunTally.objects.filter(run_id=run_id).delete()
         RunTally.objects.bulk_create(
@@ -222,3 +225,20 @@ def recount_tally(run_id: int) -> Groups:
             for key, (n, s, b) in groups.items()
         )  # fmt: skip
     return groups
+
+
+def status_counts(groups: Groups) -> dict[str, int]:
+    """Units per status, every status present."""
+    from .models import UnitStatus
+
+    counts = dict.fromkeys(UnitStatus.values, 0)
+    for key, (units, _strings, _billed) in groups.items():
+        counts[key[3]] += units
+    return counts
+
+
+def sums_of(groups: Groups) -> dict[str, int]:
+    return {
+        "strings_translated": sum(strings for _n, strings, _b in groups.values()),
+        "billed_characters": sum(billed for _n, _s, billed in groups.values()),
+    }

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from django.apps import apps
 from django.db import models, transaction
 from django.db.models import Count, F, Sum
 
@@ -180,12 +181,16 @@ def apply(delta: Groups, sign: int = 1) -> None:
 # --- the oracle: counting the units themselves -------------------------------------------------
 
 
+def unit_model() -> Any:
+    # By name: models.py imports this module (its querysets write through it).
+    return apps.get_model("wagtail_bulk_translate", "Unit")
+
+
 def counted_groups(run_id: int) -> Groups:
     """The tally as the run's units say it should be (one GROUP BY over them)."""
-    from .models import Unit
-
     rows = (
-        Unit.objects.filter(run_id=run_id)
+        unit_model()
+        .objects.filter(run_id=run_id)
         .values_list(*KEY_FIELDS)
         .annotate(n=Count("pk"), s=Sum("strings_translated"), b=Sum("billed_characters"))
         .order_by()
@@ -212,10 +217,8 @@ def recount_tally(run_id: int) -> Groups:
 
     The run's units are locked first, so no transition moves one while the tally is rebuilt.
     """
-    from .models import Unit
-
     with transaction.atomic():
-        units = Unit.objects.filter(run_id=run_id).select_for_update(of=("self",))
+        units = unit_model().objects.filter(run_id=run_id).select_for_update(of=("self",))
         list(units.order_by("pk").values_list("pk", flat=True))
         groups = counted_groups(run_id)
         RunTally.objects.filter(run_id=run_id).delete()
@@ -225,16 +228,6 @@ def recount_tally(run_id: int) -> Groups:
             for key, (n, s, b) in groups.items()
         )  # fmt: skip
     return groups
-
-
-def status_counts(groups: Groups) -> dict[str, int]:
-    """Units per status, every status present."""
-    from .models import UnitStatus
-
-    counts = dict.fromkeys(UnitStatus.values, 0)
-    for key, (units, _strings, _billed) in groups.items():
-        counts[key[3]] += units
-    return counts
 
 
 def sums_of(groups: Groups) -> dict[str, int]:

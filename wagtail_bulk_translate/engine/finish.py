@@ -11,7 +11,7 @@ from django.db.models.functions import Coalesce, Now
 from django.utils import timezone
 
 from ..models import Run, RunStatus, Unit, UnitStatus
-from ..tally import recount_tally, status_counts, sums_of
+from ..tally import Groups, recount_tally, sums_of
 from .claims import release_claim
 from .trees import repair_run_trees
 
@@ -24,6 +24,14 @@ def final_status(counts: dict[str, int]) -> str:
     if counts[UnitStatus.SUCCEEDED]:
         return RunStatus.PARTIAL
     return RunStatus.FAILED
+
+
+def status_counts(groups: Groups) -> dict[str, int]:
+    """Units per status of tally groups, every status present."""
+    counts = dict.fromkeys(UnitStatus.values, 0)
+    for key, (units, _strings, _billed) in groups.items():
+        counts[key[3]] += units
+    return counts
 
 
 def try_finish_run(run_id: int) -> bool:

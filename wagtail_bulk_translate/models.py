@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
-from django.db.models import Count, Q, Sum
-from django.db.models.functions import Coalesce, Now
+from django.db.models import Q
+from django.db.models.functions import Now
 from django.utils import timezone
 from django.utils.functional import classproperty
 from django.utils.translation import gettext_lazy as _
 from wagtail.models import Locale
 
+from . import tally
 from .billing_models import SentOutcome as SentOutcome  # the billing ledger, kept apart
 from .billing_models import SentText as SentText
 from .errors import ErrorCode
+from .tally_models import RunTally as RunTally  # the per-run unit counts, kept apart
 
 
 class RunStatus(models.TextChoices):
@@ -219,17 +224,14 @@ class Run(models.Model):
         return self.is_finished and not self.is_reverting
 
     def unit_counts(self) -> dict[str, int]:
-        """Units per status, every status present (one grouped query)."""
+        """Units per status, every status present (from the tally: a few rows per run)."""
         counts = dict.fromkeys(UnitStatus.values, 0)
-        rows = self.units.values_list("status").annotate(n=Count("pk")).order_by()
-        counts.update(dict(rows))
+        counts.update(dict(RunTally.objects.of_run(self.pk).units_per("status")))
         return counts
 
     def unit_totals(self) -> dict[str, int]:
-        return self.units.aggregate(
-            strings_translated=Coalesce(Sum("strings_translated"), 0),
-            billed_characters=Coalesce(Sum("billed_characters"), 0),
-        )
+        totals = RunTally.objects.filter(run_id=self.pk).totals()
+        return {name: totals[name] for name in ("strings_translated", "billed_characters")}
 
 
 # Every time comparison uses the database clock (Now()), never a worker's.
@@ -243,6 +245,19 @@ LEASE_EXPIRED_MESSAGE = (
 
 
 class UnitQuerySet(models.QuerySet):
+    # Every write keeps the run tally exact, in the same transaction (see tally.py).
+    def update(self, **kwargs: Any) -> int:
+        return tally.update_units(self, kwargs)
+
+    def bulk_create(self, objs: Iterable[Any], *args: Any, **kwargs: Any) -> Any:
+        create = super().bulk_create
+        return tally.create_units(
+            self, list(objs), lambda o, **kw: create(o, *args, **kw), **kwargs
+        )
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        return tally.delete_units(self, super().delete)
+
     def claimable(self) -> UnitQuerySet:
         """Pending and past their back-off, or held by a worker whose lease expired."""
         return self.filter(READY | EXPIRED_LEASE)
@@ -341,6 +356,14 @@ class Unit(models.Model):
 
     def __str__(self) -> str:
         return f"Unit #{self.pk} {self.content_type_id}:{self.object_id} → {self.target_locale_id}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        fields = kwargs.get("update_fields")
+        tally.save_unit(self, lambda: super(Unit, self).save(*args, **kwargs), fields)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        rows = Unit.objects.filter(pk=self.pk)
+        return tally.delete_units(rows, lambda: super(Unit, self).delete(*args, **kwargs))
 
 
 class JanitorLease(models.Model):

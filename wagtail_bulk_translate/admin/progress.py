@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.text import capfirst
 
 from ..api import get_settings
-from ..models import Run, RunStatus, UnitStatus
+from ..models import Run, RunStatus, RunTally, UnitStatus
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -114,33 +114,39 @@ class RunReport:
 
 
 def run_report(run: Run) -> RunReport:
-    """A run's progress and breakdowns: two grouped queries, whatever the number of units."""
+    """A run's progress and breakdowns: one query over its tally, whatever its size."""
     rows = (
-        run.units.values_list(
-            "target_locale__language_code", "content_type_id", "status", "error_code"
-        )
-        .annotate(n=Count("pk"))
+        RunTally.objects.filter(run_id=run.pk)
+        .values_list("target_locale__language_code", "content_type_id", "status", "error_code")
+        .annotate(n=Sum("units"), chars=Sum("billed_characters"))
         .order_by()
     )
     counts = dict.fromkeys(UnitStatus.values, 0)
     report = RunReport(progress=Progress(run.status, counts, run.enumeration_done))
-    for code, content_type_id, status, error_code, n in rows:
-        counts[status] += n
-        label, name = model_label_and_name(content_type_id)
-        report.model_names[label] = name
-        add(report.by_locale, code, status, n)
-        add(report.by_model, label, status, n)
-        if error_code:
-            report.errors[error_code] = report.errors.get(error_code, 0) + n
-            if status == UnitStatus.FAILED:
-                report.failures[error_code] = report.failures.get(error_code, 0) + n
+    for code, content_type_id, status, error_code, n, chars in rows:
+        report.progress.billed_characters += chars
+        if n:
+            add_group(report, code, content_type_id, status, error_code, n)
     report.by_locale = dict(sorted(report.by_locale.items()))
     report.by_model = dict(sorted(report.by_model.items(), key=lambda i: report.model_names[i[0]]))
-    totals = run.units.aggregate(chars=Coalesce(Sum("billed_characters"), 0))
-    report.progress.billed_characters = totals["chars"]
     report.eta_seconds = eta_seconds(run, report.progress)
     report.no_worker = has_no_worker(run, report.progress)
     return report
+
+
+def add_group(
+    report: RunReport, code: str, content_type_id: int, status: str, error_code: str, n: int
+) -> None:
+    """Count ``n`` units of one tally group into the report's totals and breakdowns."""
+    report.progress.counts[status] += n
+    label, name = model_label_and_name(content_type_id)
+    report.model_names[label] = name
+    add(report.by_locale, code, status, n)
+    add(report.by_model, label, status, n)
+    if error_code:
+        report.errors[error_code] = report.errors.get(error_code, 0) + n
+        if status == UnitStatus.FAILED:
+            report.failures[error_code] = report.failures.get(error_code, 0) + n
 
 
 def add(table: dict[str, dict[str, int]], key: str, status: str, n: int) -> None:

@@ -11,6 +11,7 @@ from django.db.models.functions import Coalesce, Now
 from django.utils import timezone
 
 from ..models import Run, RunStatus, Unit, UnitStatus
+from ..tally import Groups, recount_tally, sums_of
 from .claims import release_claim
 from .trees import repair_run_trees
 
@@ -25,6 +26,14 @@ def final_status(counts: dict[str, int]) -> str:
     return RunStatus.FAILED
 
 
+def status_counts(groups: Groups) -> dict[str, int]:
+    """Units per status of tally groups, every status present."""
+    counts = dict.fromkeys(UnitStatus.values, 0)
+    for key, (units, _strings, _billed) in groups.items():
+        counts[key[3]] += units
+    return counts
+
+
 def try_finish_run(run_id: int) -> bool:
     """Finish a run whose enumeration is done and whose units are all terminal.
 
@@ -37,10 +46,12 @@ def try_finish_run(run_id: int) -> bool:
     if not run.enumeration_done:
         return False
     in_flight = Unit.objects.filter(run_id=OuterRef("pk"), status__in=UnitStatus.in_flight)
-    counts = run.unit_counts()
-    if counts[UnitStatus.PENDING] or counts[UnitStatus.RUNNING]:
+    if Unit.objects.filter(run_id=run_id, status__in=UnitStatus.in_flight).exists():
         return False
-    totals = run.unit_totals()
+    # The run looks over: its units are counted once, exactly, and the tally rebuilt from
+    # them, so a tally that drifted (a write that bypassed it) is repaired when the run ends.
+    groups = recount_tally(run_id)
+    counts, totals = status_counts(groups), sums_of(groups)
     updated = (
         Run.objects.filter(pk=run_id, status=run.status, enumeration_done=True)
         .exclude(Exists(in_flight))

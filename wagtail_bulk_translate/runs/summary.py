@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count
 from django.utils import timezone
 
 from ..engine.janitor import keep_janitor_alive
 from ..engine.ledger import billing
-from ..models import Run
+from ..models import Run, RunTally
 from ..scope.definition import Scope
 from ..scope.readiness import count_unpublished, untranslatable_in_scope
 
@@ -80,12 +79,8 @@ def unpublished_changes(run: Run) -> int:
 
 
 def units_by_locale(run: Run) -> dict[str, dict[str, int]]:
-    """{locale code: {unit status: count}}, statuses without units left out."""
-    rows = (
-        run.units.values_list("target_locale__language_code", "status")
-        .annotate(n=Count("pk"))
-        .order_by()
-    )
+    """{locale code: {unit status: count}}, statuses without units left out (the tally)."""
+    rows = RunTally.objects.of_run(run.pk).units_per("target_locale__language_code", "status")
     result: dict[str, dict[str, int]] = {}
     for code, status, n in rows:
         result.setdefault(code, {})[status] = n
@@ -93,10 +88,4 @@ def units_by_locale(run: Run) -> dict[str, dict[str, int]]:
 
 
 def error_breakdown(run: Run) -> dict[str, int]:
-    rows = (
-        run.units.exclude(error_code="")
-        .values_list("error_code")
-        .annotate(n=Count("pk"))
-        .order_by()
-    )
-    return dict(rows)
+    return dict(RunTally.objects.of_run(run.pk).exclude(error_code="").units_per("error_code"))

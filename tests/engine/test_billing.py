@@ -7,19 +7,31 @@ the run's figures with the translator's own count.
 
 from __future__ import annotations
 
+import uuid
 from collections import Counter
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from django.db import OperationalError
+from wagtail.models import Locale
 
 from tests import factories as f
 from tests.factories import subtree
 from tests.translator_doubles import BILLING_TRANSLATOR, BillingTranslator, break_links
 from wagtail_bulk_translate.engine import claims, ledger, worker
 from wagtail_bulk_translate.engine import translate as translate_step
+from wagtail_bulk_translate.engine.reservations import text_hash
 from wagtail_bulk_translate.errors import ErrorCode
 from wagtail_bulk_translate.management.reporting import format_summary
-from wagtail_bulk_translate.models import Run, SentText, Unit, UnitStatus
+from wagtail_bulk_translate.models import (
+    Run,
+    SentOutcome,
+    SentText,
+    TextReservation,
+    Unit,
+    UnitStatus,
+)
 from wagtail_bulk_translate.runs.summary import run_summary
 
 pytestmark = pytest.mark.django_db
@@ -252,6 +264,8 @@ def test_12_7_refresh_waits_for_a_text_another_worker_of_the_run_is_paying_for(
     assert translate(scope, targets=("fr",)).status == "succeeded"
     billing_translator.reset()
     monkeypatch.setattr(translate_step, "WAIT_SECONDS", 0)
+    # The first worker is suspended inside its call here, so the second cannot wait for it.
+    monkeypatch.setattr(translate_step, "WAIT_FOR_OTHERS_SECONDS", 0)
     shared = "Opening hours may change."
     original = translate_step.call_translator
     second_worker = {"claimed": 0}
@@ -274,3 +288,61 @@ def test_12_7_refresh_waits_for_a_text_another_worker_of_the_run_is_paying_for(
     assert resent(sent) == {}
     assert sent.count(shared) == 1
     assert run_summary(run)["billed_characters"] == billing_translator.billed()
+
+
+def test_12_7_a_claim_waits_in_place_for_a_text_another_worker_is_paying_for(
+    translate, billing_translator, conf, task_queue, monkeypatch
+):
+    """The second worker's units needing the shared text are not given back to the queue: the
+    claim waits until the first worker stores its answer, then writes them at once."""
+    conf(UNITS_PER_CLAIM=2)
+    scope = shared_site(task_queue, articles=6)
+    assert translate(scope, targets=("fr",)).status == "succeeded"
+    billing_translator.reset()
+    shared = "Opening hours may change."
+    original = translate_step.call_translator
+    second_worker: dict[str, Any] = {"statuses": None, "polls": 0, "in_flight": []}
+
+    def first_worker_answers(_seconds: float) -> None:
+        """What the first worker does meanwhile: store its paid answers, release its texts."""
+        second_worker["polls"] += 1
+        run = Run.objects.latest("pk")
+        request = uuid.uuid4()
+        for text in second_worker["in_flight"]:
+            SentText.objects.create(
+                run=run,
+                locale=Locale.objects.get(language_code="fr"),
+                request=request,
+                text_hash=text_hash(text),
+                outcome=SentOutcome.TRANSLATED,
+                translation=f"[fr] {text}",
+            )
+        TextReservation.objects.all().delete()
+
+    def call_while_a_second_worker_claims(translator, source, locale, texts):
+        if shared in texts and second_worker["statuses"] is None:
+            second_worker["in_flight"] = texts
+            run = Run.objects.select_related("source_locale", "created_by").latest("pk")
+            token, units = claims.claim_units(run.pk, 2)
+            clock = translate_step.time
+            translate_step.time = SimpleNamespace(
+                monotonic=clock.monotonic, sleep=first_worker_answers
+            )
+            try:
+                worker.process_claim(claims.Claim(run, token), translator, units)
+            finally:
+                translate_step.time = clock
+            second_worker["statuses"] = [
+                (u.status, u.available_after)
+                for u in Unit.objects.filter(pk__in=[u.pk for u in units])
+            ]
+        return original(translator, source, locale, texts)
+
+    monkeypatch.setattr(translate_step, "call_translator", call_while_a_second_worker_claims)
+
+    run = translate(scope, targets=("fr",), mode="refresh")
+
+    assert run.status == "succeeded"
+    assert second_worker["polls"] == 1
+    assert second_worker["statuses"] == [(UnitStatus.SUCCEEDED, None)] * 2
+    assert billing_translator.texts_sent("fr").count(shared) == 1

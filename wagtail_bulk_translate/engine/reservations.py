@@ -49,3 +49,11 @@ def reserve(locale_id: int, texts: list[str], token: str) -> set[str]:
 
 def release(token: str) -> None:
     TextReservation.objects.filter(token=token).delete()
+
+
+def held_elsewhere(locale_id: int, texts: set[str]) -> bool:
+    """Whether a live reservation (not this worker's: its own are released) holds any text."""
+    hashes = [text_hash(t) for t in texts]
+    return TextReservation.objects.filter(
+        locale_id=locale_id, text_hash__in=hashes, expires_at__gte=Now()
+    ).exists()

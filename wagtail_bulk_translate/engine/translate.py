@@ -11,6 +11,7 @@ markup the translator broke twice for a locale is not sent again in the run.
 
 from __future__ import annotations
 
+import time
 import uuid
 
 from wagtail.models import Locale
@@ -27,6 +28,10 @@ from .work import UnitWork
 # A unit waiting for a text another worker is translating, or for its parent page, comes back
 # after this long.
 WAIT_SECONDS = 2
+# A claim waits this long for texts another worker is translating (a request in flight), polling
+# this often, before it gives the units needing them back.
+WAIT_FOR_OTHERS_SECONDS = 30
+WAIT_POLL_SECONDS = 0.05
 
 GIVEN_UP_MESSAGE = (
     "The translator broke the inline markup (links or formatting) of {text!r} every time it "
@@ -48,11 +53,14 @@ def translate_locale(run: Run, translator: BulkTranslator, works: list[UnitWork]
             f"The translator cannot translate from {run.source_locale} into {locale}.",
         )
     accept(run, locale, works, memory, Translations())
+    elsewhere: set[str] = set()
     for batch in translator.request_batches(run.source_locale, locale, to_send):
         works = [w for w in works if not w.done]
         if not works:
             return
-        send_request(run, translator, locale, works, batch)
+        elsewhere |= send_request(run, translator, locale, works, batch)
+    if elsewhere:
+        wait_for_other_workers(run, locale, [w for w in works if not w.done], elsewhere)
 
 
 def needed_texts(works: list[UnitWork]) -> list[str]:
@@ -83,13 +91,16 @@ def known_translations(run: Run, locale: Locale, texts: list[str]) -> dict[str, 
 
 def send_request(
     run: Run, translator: BulkTranslator, locale: Locale, works: list[UnitWork], batch: list[str]
-) -> None:
-    """One provider request: reserve its texts, send, record and store the answer at once."""
+) -> set[str]:
+    """One provider request: reserve its texts, send, record and store the answer at once.
+
+    Returns the texts of the batch that another worker is paying for right now (not sent).
+    """
     token = uuid.uuid4().hex
     try:
-        batch, works = reserve_texts(run, locale, token, batch, works)
+        batch, elsewhere = reserve_texts(run, locale, token, batch, works)
         if not batch:
-            return
+            return elsewhere
         owners = billed_units(batch, works)
         try:
             results = call_translator(translator, run.source_locale, locale, batch)
@@ -104,6 +115,7 @@ def send_request(
             raise
         ledger.record_request(run, locale.pk, batch, owners, results)
         accept(run, locale, works, {}, results)
+        return elsewhere
     finally:
         # Only once the translations are stored: a worker waiting for them then finds them.
         reservations.release(token)
@@ -119,20 +131,45 @@ def call_translator(
 
 def reserve_texts(
     run: Run, locale: Locale, token: str, batch: list[str], works: list[UnitWork]
-) -> tuple[list[str], list[UnitWork]]:
-    """Reserve the request's texts; units needing a text another worker is translating come
-    back shortly (it will be known then). Returns the texts to send and the units that stay."""
+) -> tuple[list[str], set[str]]:
+    """Reserve the request's texts. Returns the texts to send, and those another worker is
+    translating right now (waited for once this claim's own requests are done)."""
     elsewhere = reservations.reserve(locale.pk, batch, token)
     # Translated and stored since the first lookup (their reservation already released).
     known = known_translations(run, locale, [t for t in batch if t not in elsewhere])
     accept(run, locale, works, known, Translations())
-    waiting = [w for w in works if any(s.data in elsewhere for s in w.needs.to_translate)]
-    for work in waiting:
-        claims.release_unit(work.unit, token_of(work), WAIT_SECONDS)
-        work.done = True
-    staying = [w for w in works if not w.done]
-    needed = {s.data for w in staying for s in w.needs.to_translate if s not in w.translated}
-    return [t for t in batch if t in needed and t not in known and t not in elsewhere], staying
+    needed = {s.data for w in works for s in w.needs.to_translate if s not in w.translated}
+    to_send = [t for t in batch if t in needed and t not in known and t not in elsewhere]
+    return to_send, elsewhere & needed
+
+
+def wait_for_other_workers(
+    run: Run, locale: Locale, works: list[UnitWork], texts: set[str]
+) -> None:
+    """Wait, within the claim, for texts other workers are paying for, then take their answers.
+
+    Their request is usually in flight already, so waiting here costs less than a round trip
+    through the queue. Only this claim's reservations are released by now, so two workers
+    never wait for each other. Units still missing a text when the other worker gives up (its
+    reservation gone without a stored translation) or after ``WAIT_FOR_OTHERS_SECONDS`` (it
+    may have died) are given back to come again shortly.
+    """
+    pending = set(texts)
+    deadline = time.monotonic() + WAIT_FOR_OTHERS_SECONDS
+    while True:
+        # Held first: a translation is stored before its reservation is released, so a text
+        # no longer held is in memory by the time it is looked up below, or never will be.
+        held = reservations.held_elsewhere(locale.pk, pending)
+        known = known_translations(run, locale, sorted(pending))
+        accept(run, locale, works, known, Translations())
+        pending -= known.keys()
+        if not pending or not held or time.monotonic() >= deadline:
+            break
+        time.sleep(WAIT_POLL_SECONDS)
+    for work in works:
+        if any(s.data in pending for s in work.needs.to_translate if s not in work.translated):
+            claims.release_unit(work.unit, token_of(work), WAIT_SECONDS)
+            work.done = True
 
 
 def token_of(work: UnitWork) -> str:

@@ -74,8 +74,14 @@ def write_target(
         created = True
     was_live = bool(getattr(target, "live", False)) and not created
     copy_synchronised_fields_keeping_state(original, target)
+    chosen_slug = getattr(target, "slug", None)
     ingest_segments(original, target, source.locale, locale, segments)
-    if isinstance(target, Page):
+    if isinstance(target, Page) and created:
+        # new_page chose the final, available slug under the parent's lock; ingesting put the
+        # raw translated slug back.
+        target.slug = chosen_slug
+        revision = save_new_page(target, user=user, publish=publish)
+    elif isinstance(target, Page):
         revision = save_page(target, user=user, publish=publish, keep_row=was_live and not publish)
     elif isinstance(target, DraftStateMixin):
         revision = save_draftable(target, user=user, publish=publish, was_live=was_live)
@@ -246,11 +252,24 @@ def save_page(page: Page, *, user: Any, publish: bool, keep_row: bool) -> Any:
         page.slug = find_available_slug(
             page.get_parent(), page_slug(page.slug) or page.slug, ignore_page_id=page.pk
         )
-    page.full_clean()  # once, and keyed by field, so the unit's reason names the field
     if keep_row:
         # Existing live page, draft requested: the row is the live content, leave it alone.
+        page.full_clean()
         return page.save_revision(user=user, log_action=True, clean=False)
+    return save_page_content(page, user=user, publish=publish)
+
+
+def save_new_page(page: Page, *, user: Any, publish: bool) -> Any:
+    """Save a page new_page created in this transaction: nobody else can have added children
+    to it or taken its slug since, so its tree fields and slug need no second look."""
+    return save_page_content(page, user=user, publish=publish)
+
+
+def save_page_content(page: Page, *, user: Any, publish: bool) -> Any:
     if not publish:
+        # Validated once, keyed by field, so the unit's reason names the field; publishing
+        # validates the revision's content itself in the same way.
+        page.full_clean()
         page.save(clean=False)  # a draft's row holds its content too (publishing writes it)
     revision = page.save_revision(user=user, log_action=True, clean=False)
     if publish:

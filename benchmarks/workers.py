@@ -83,10 +83,29 @@ def wait_for_run(run_id: int, stall_seconds: float = 600) -> Any:
         time.sleep(POLL_SECONDS)
 
 
+def wait_for_idle_queue(timeout: float = 600) -> None:
+    """Until the workers have no task due: nothing ready to run, nothing running.
+
+    Seeding, an earlier run and editing pages leave Wagtail's own tasks queued (search and
+    reference index updates, several per page written). A run started behind them would be
+    timed waiting for that backlog, not doing its own work; tasks deferred to later (the
+    janitor's next sweep) are not a backlog and are not waited for.
+    """
+    from django_tasks_db.models import DBTaskResult
+
+    deadline = time.monotonic() + timeout
+    while DBTaskResult.objects.ready().exists() or DBTaskResult.objects.running().exists():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"The task queue was still busy after {timeout} s")
+        time.sleep(POLL_SECONDS)
+
+
 def timed_run(scope: Any, targets: list[str], mode: str = "changed") -> tuple[float, Any]:
-    """Start a run for the workers already running and wait for it: (wall seconds, run)."""
+    """Start a run for the workers already running, on an idle queue, and wait for it:
+    (wall seconds, run)."""
     from .harness import check_succeeded, start_bulk_run
 
+    wait_for_idle_queue()
     started = time.perf_counter()
     run = start_bulk_run(scope, targets, mode)
     wait_for_run(run.pk)

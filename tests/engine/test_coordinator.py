@@ -151,6 +151,8 @@ def test_a_tick_commits_one_batch_and_requeues_itself_with_its_lease(
     # The continuation carries the lease token, so it is not blocked by its own lease.
     [continuation] = plugin_tasks(task_queue, COORDINATE)
     assert continuation.args == [run.pk, str(run.coordinator_token)]
+    # Queued to run at once: the next batch never waits for a tick to go by.
+    assert continuation.task.run_after is None
 
     run_first(task_queue, COORDINATE)
     run.refresh_from_db()
@@ -379,13 +381,12 @@ def test_the_run_stays_running_until_enumeration_is_done(
     [continuation] = plugin_tasks(task_queue, COORDINATE)
     task_queue.backend.results.remove(continuation)  # the coordinator is slow
 
-    # Workers finish every unit committed so far (and keep polling while enumeration goes on).
-    for _ in range(50):
-        if not Unit.objects.filter(run=run).exclude(status=UnitStatus.SUCCEEDED).exists():
-            break
-        task_queue.run_next()
-    assert plugin_tasks(task_queue, "process_units"), "the worker chain must stay alive"
+    # Workers finish every unit committed so far, then their chain ends instead of polling
+    # for more: the coordinator's next batch starts a chain for its units.
+    task_queue.drain()
+    assert plugin_tasks(task_queue, PROCESS) == []
     run.refresh_from_db()
+    assert run.worker_chains == 0
     done = Unit.objects.filter(run=run)
     assert done.count() == BATCH_SIZE * 2
     assert set(done.values_list("status", flat=True)) == {UnitStatus.SUCCEEDED}

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import types
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
@@ -10,8 +13,10 @@ from wagtail.models import Page, Revision
 
 from tests import factories as f
 from tests.factories import subtree
+from wagtail_bulk_translate.engine.coordinator import coordinate
+from wagtail_bulk_translate.engine.worker import process_run
 from wagtail_bulk_translate.localize import target_writer
-from wagtail_bulk_translate.models import Run
+from wagtail_bulk_translate.models import Run, Unit
 from wagtail_bulk_translate.runs.controls import retry_failed
 
 pytestmark = pytest.mark.django_db
@@ -389,3 +394,51 @@ def test_reference_index_tasks_after_writing_inline_children_all_succeed(
     assert run_and_index("refresh") == []
     target = page_in(landing, "fr")
     assert target.faqs.count() == 3
+
+
+# --- a child waiting for its parent is woken when the parent is written ----------------------
+
+
+@pytest.fixture
+def child_waiting(start, task_queue, recording_translator, conf):
+    """home > news > Story 0, Story 1: while the news unit backed off after an error, the worker
+    reached Story 0 and gave it back to wait for its parent; Story 1 backs off too."""
+    conf(UNITS_PER_CLAIM=1)
+    home = f.home_page("Home")
+    news = f.index_page(home, "News")
+    waiting, backing_off = [f.article(news, f"Story {i}") for i in range(2)]
+    run = start(
+        scope=subtree(home), source_locale="en", target_locales=["fr"], publish_policy="publish"
+    )
+    while not coordinate(run.pk).done:
+        pass
+    unit_of = {u.object_key: u.pk for u in run.units.all()}
+    in_five_minutes = timezone.now() + timedelta(minutes=5)
+    Unit.objects.filter(pk__in=[unit_of[p.translation_key] for p in (news, backing_off)]).update(
+        available_after=in_five_minutes, error_code="translator_error"
+    )
+    process_run(run.pk, time_budget=60)
+    child = Unit.objects.get(pk=unit_of[waiting.translation_key])
+    assert child.status == "pending" and child.available_after > timezone.now(), "not waiting"
+    Unit.objects.filter(pk=unit_of[news.translation_key]).update(available_after=None)
+    return types.SimpleNamespace(
+        run=run, news=news, waiting=waiting, backing_off=backing_off, unit_of=unit_of
+    )
+
+
+def test_a_child_waiting_for_its_parent_is_written_right_after_the_parent(child_waiting):
+    process_run(child_waiting.run.pk, time_budget=60)  # no time passes: the wait is not served
+
+    child = Unit.objects.get(pk=child_waiting.unit_of[child_waiting.waiting.translation_key])
+    assert child.status == "succeeded"
+    assert (
+        page_in(child_waiting.waiting, "fr").get_parent().pk == page_in(child_waiting.news, "fr").pk
+    )
+
+
+def test_a_child_backing_off_after_an_error_serves_its_back_off(child_waiting):
+    process_run(child_waiting.run.pk, time_budget=60)
+
+    unit = Unit.objects.get(pk=child_waiting.unit_of[child_waiting.backing_off.translation_key])
+    assert unit.status == "pending"
+    assert unit.available_after > timezone.now() + timedelta(minutes=4)

@@ -184,6 +184,17 @@ def release_unit(unit: Unit, token: str, delay_seconds: float) -> None:
     )
 
 
+def wake_waiting(units: UnitQuerySet) -> int:
+    """Make claimable now those of ``units`` that were given back to wait (for a parent page).
+
+    A unit backing off after an error keeps its error code until it succeeds: it is left to
+    serve its back-off, so waking never makes a retry hammer the translator.
+    """
+    return units.filter(status=UnitStatus.PENDING, error_code="", available_after__gt=Now()).update(
+        available_after=None
+    )
+
+
 def release_claim(token: str) -> int:
     """Give back every unit still held under ``token`` (the run paused or stopped mid-claim)."""
     return held_under(token).update(

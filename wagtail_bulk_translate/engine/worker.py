@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from django.db import transaction
 from django.db.models import F, Q
 from django.db.models.functions import Now
 
@@ -35,9 +36,6 @@ from .translate import translate_locale
 from .work import ObjectWork, UnitWork
 from .write import write_unit
 
-# A worker chain whose run is still being enumerated looks for new units this often.
-ENUMERATION_POLL_SECONDS = 1
-
 
 @dataclass(frozen=True)
 class WorkerOutcome:
@@ -51,7 +49,9 @@ def work_and_continue(run_id: int) -> dict[str, Any]:
     Work can remain without being claimable right now: units waiting for their parent page or
     a retry back-off, or held by a worker that may have died. The chain then comes back when
     the earliest of those becomes claimable (one such deferred task per run), so a run never
-    stalls for want of a task and idle tasks do not multiply.
+    stalls for want of a task and idle tasks do not multiply. A chain with nothing left to wait
+    for ends at once, even while the run is still being enumerated: the coordinator's next
+    batch starts a chain for its units, so no chain sits polling for them.
     """
     outcome = process_run(run_id)
     if outcome.more_work:
@@ -61,15 +61,14 @@ def work_and_continue(run_id: int) -> dict[str, Any]:
         # would only run again at once with nothing to claim, in a loop. The coordinator's next
         # batch, a retry or the janitor command starts the next chain.
         end_chain(run_id)
-    elif still_enumerating(run_id):
-        # More units are coming: keep this chain alive instead of queuing new chains per batch.
-        schedule.continue_worker(run_id, when=schedule.in_seconds(ENUMERATION_POLL_SECONDS))
     else:
         wake_at = next_wakeup(run_id)
         if wake_at is not None and reserve_wakeup(run_id, wake_at):
             schedule.continue_worker(run_id, when=wake_at)
-        else:  # this chain ends; a later batch or restart may start another
-            end_chain(run_id)
+        elif not end_chain_unless_claimable(run_id):
+            # The coordinator committed units after this chain last looked, while it still
+            # counted this chain as running (so it started none for them): carry on.
+            schedule.continue_worker(run_id)
     return {"units_processed": outcome.units_processed, "more_work": outcome.more_work}
 
 
@@ -77,8 +76,19 @@ def end_chain(run_id: int) -> None:
     Run.objects.filter(pk=run_id, worker_chains__gt=0).update(worker_chains=F("worker_chains") - 1)
 
 
-def still_enumerating(run_id: int) -> bool:
-    return Run.objects.filter(pk=run_id, status=RunStatus.RUNNING, enumeration_done=False).exists()
+def end_chain_unless_claimable(run_id: int) -> bool:
+    """End this chain unless the run is running and has units claimable now; True when it ended.
+
+    Checked under the run row's lock, the one the coordinator takes to count chains when it
+    commits a batch: either the coordinator sees this chain gone and starts one for its
+    units, or this chain sees those units and keeps going. Never neither.
+    """
+    with transaction.atomic():
+        running = Run.objects.select_for_update().filter(pk=run_id, status=RunStatus.RUNNING)
+        if running.exists() and Unit.objects.filter(run_id=run_id).claimable().exists():
+            return False
+        end_chain(run_id)
+    return True
 
 
 def reserve_wakeup(run_id: int, when: Any) -> bool:

@@ -79,6 +79,19 @@ def write_unit(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
             strings=work.string_changes,
         )
         finish_written(token, obj, work, str(written.instance.pk), state)
+        wake_waiting_children(obj, work)
+
+
+def wake_waiting_children(obj: ObjectWork, work: UnitWork) -> None:
+    """Children of this page given back to wait for its target in this locale (any run) can be
+    written now: wake them at once instead of letting their wait run out. In the transaction
+    that writes the target, so a woken child always finds it."""
+    page = obj.instance
+    if not isinstance(page, Page) or not page.numchild:
+        return
+    children = Page.objects.child_of(page).values("translation_key")
+    locale_id = work.unit.target_locale_id
+    claims.wake_waiting(Unit.objects.filter(object_key__in=children, target_locale_id=locale_id))
 
 
 def finish_written(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.db import transaction
 from wagtail.models import Locale
 
-from .harness import Config, Result, measure, rounded, start_bulk_run
+from .harness import Config, Result, enumerate_in_process, measure, rounded, start_bulk_run
 
 TARGET_SPEEDUP = 20
 TARGET_QUERIES_PER_UNIT = 0.05
@@ -19,7 +19,6 @@ TARGET_QUERIES_PER_UNIT = 0.05
 
 def run(config: Config) -> list[Result]:
     from wagtail_bulk_translate.api import whole_site_scope
-    from wagtail_bulk_translate.engine.coordinator import coordinate
     from wagtail_bulk_translate.models import Unit
     from wagtail_bulk_translate.scope.enumeration import iter_scope
 
@@ -27,11 +26,7 @@ def run(config: Config) -> list[Result]:
     scope = whole_site_scope(source)
     ours_run = start_bulk_run(scope, config.targets)
 
-    def enumerate_all() -> None:
-        while not coordinate(ours_run.pk).done:
-            pass
-
-    ours = measure(enumerate_all)
+    ours = measure(lambda: enumerate_in_process(ours_run.pk))
     units = Unit.objects.filter(run=ours_run).count()
     ours.units = units
     # Out of flight, so the naive coordinator may insert units for the same objects.

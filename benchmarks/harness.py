@@ -173,13 +173,24 @@ def start_bulk_run(scope: Any, targets: list[str], mode: str = "changed", **opti
 
 def process_in_process(run_id: int) -> None:
     """Coordinate, then process every unit, in this process (no task queue, no waiting)."""
-    from wagtail_bulk_translate.engine.coordinator import coordinate
     from wagtail_bulk_translate.engine.worker import process_run
 
-    while not coordinate(run_id).done:
-        pass
+    enumerate_in_process(run_id)
     while process_run(run_id, time_budget=3600).more_work:
         pass
+
+
+def enumerate_in_process(run_id: int) -> None:
+    """Coordinator ticks until enumeration is done, each continuing with the last one's lease
+    (as its continuation task would: a tick without the token waits for the lease to expire)."""
+    from wagtail_bulk_translate.engine.coordinator import coordinate
+
+    token = None
+    while True:
+        result = coordinate(run_id, token)
+        if result.done:
+            return
+        token = result.continue_with or token
 
 
 def check_succeeded(run_id: int) -> Any:

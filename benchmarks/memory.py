@@ -11,7 +11,14 @@ from __future__ import annotations
 import tracemalloc
 import uuid
 
-from .harness import Config, Result, content_pages, pages_scope, start_bulk_run
+from .harness import (
+    Config,
+    Result,
+    content_pages,
+    enumerate_in_process,
+    pages_scope,
+    start_bulk_run,
+)
 
 TARGET = 1.3
 BULK_BATCH = 2000
@@ -42,14 +49,12 @@ def run(config: Config) -> list[Result]:
 
 def coordinator_peak(scope: object, targets: list[str]) -> tuple[int, int]:
     """(units created, peak traced bytes) of coordinating a run until enumeration is done."""
-    from wagtail_bulk_translate.engine.coordinator import coordinate
     from wagtail_bulk_translate.models import Unit
 
     run = start_bulk_run(scope, targets)
     tracemalloc.start()
     try:
-        while not coordinate(run.pk).done:
-            pass
+        enumerate_in_process(run.pk)
         _current, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

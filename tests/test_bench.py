@@ -51,3 +51,26 @@ def test_bench_writes_one_object_per_figure_of_every_benchmark(tmp_path: Path) -
     numbers = {result["name"].split()[0] for result in results}
     assert numbers == {"1", "2", "3", "4", "6", "7", "8"}
     assert "| benchmark | metric | ours | baseline | ratio |" in completed.stdout
+
+
+@pytest.mark.e2e
+def test_profile_splits_a_first_translation_by_step_and_table() -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "benchmarks.profile", "--pages", "12", "--sample", "3"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert completed.returncode == 0, completed.stderr
+    out = completed.stdout
+    assert out.startswith("3 units; per unit:")
+    steps = dict(
+        (line.split()[0], float(line.split()[1]))
+        for line in out.splitlines()
+        if line.strip().startswith(("prepare_object", "translate_locale", "write_unit"))
+    )
+    assert set(steps) == {"prepare_object", "translate_locale", "write_unit"}
+    assert all(queries > 0 for queries in steps.values())
+    assert "write_unit            " in out and "SELECT wagtailcore_page" in out  # tables
+    assert "target_writer.py:" in out  # and the plugin's lines that asked for its queries

@@ -266,15 +266,29 @@ def save_new_page(page: Page, *, user: Any, publish: bool) -> Any:
 
 
 def save_page_content(page: Page, *, user: Any, publish: bool) -> Any:
+    validate_before_saving(page, complete=not publish)
     if not publish:
-        # Validated once, keyed by field, so the unit's reason names the field; publishing
-        # validates the revision's content itself in the same way.
-        page.full_clean()
         page.save(clean=False)  # a draft's row holds its content too (publishing writes it)
     revision = page.save_revision(user=user, log_action=True, clean=False)
     if publish:
         revision.publish(user=user, skip_permission_checks=True)
     return revision
+
+
+def validate_before_saving(page: Page, *, complete: bool) -> None:
+    """Validate before anything is saved, keyed by field, so the unit's reason names the field:
+    saving the revision first would meet the database's own limits (a title over 255
+    characters on PostgreSQL) with an error that names none.
+
+    ``complete=False`` when publishing follows: Wagtail's publish runs the complete
+    ``full_clean`` before it saves, so here the values are enough (their foreign keys and
+    uniqueness would cost a query each, twice).
+    """
+    if complete:
+        page.full_clean()
+        return
+    relations = [f.name for f in page._meta.concrete_fields if f.is_relation]
+    page.full_clean(exclude=relations, validate_unique=False, validate_constraints=False)
 
 
 def save_draftable(instance: Any, *, user: Any, publish: bool, was_live: bool) -> Any:

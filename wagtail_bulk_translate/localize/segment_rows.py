@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from types import SimpleNamespace
 from typing import Any
 
@@ -87,20 +87,20 @@ def segment_key(
 def ensure_contexts(object_id: Any, instance: Any, paths: list[str]) -> dict[str, int]:
     """{path: TranslationContext id}, with ``field_path`` filled in as refresh_segments does."""
     path_ids = {path: TranslationContext._get_path_id(path) for path in dict.fromkeys(paths)}
-    found = read_contexts(object_id, path_ids)
-    missing = [
-        TranslationContext(
-            object_id=object_id,
-            path=path,
-            path_id=path_id,
-            field_path=field_path(path, instance),
-        )
-        for path, path_id in path_ids.items()
-        if path not in found
-    ]
-    if missing:
-        TranslationContext.objects.bulk_create(missing, ignore_conflicts=True)
-        found = read_contexts(object_id, path_ids)
+    found = read_creating_missing(
+        TranslationContext,
+        lambda: read_contexts(object_id, path_ids),
+        lambda found: [
+            TranslationContext(
+                object_id=object_id,
+                path=path,
+                path_id=path_id,
+                field_path=field_path(path, instance),
+            )
+            for path, path_id in path_ids.items()
+            if path not in found
+        ],
+    )
     # Contexts made before wagtail-localize 1.0 have no field path: it fills them in.
     unfilled = [context for context in found.values() if not context.field_path]
     for context in unfilled:
@@ -108,6 +108,21 @@ def ensure_contexts(object_id: Any, instance: Any, paths: list[str]) -> dict[str
     if unfilled:
         TranslationContext.objects.bulk_update(unfilled, ["field_path"])
     return {path: context.pk for path, context in found.items()}
+
+
+def read_creating_missing(
+    model: type[models.Model],
+    read: Callable[[], dict[Any, Any]],
+    missing_rows: Callable[[dict[Any, Any]], list[models.Model]],
+) -> dict[Any, Any]:
+    """Rows by key: read once, the missing ones created in one insert (rows another worker
+    inserted meanwhile are kept: conflicts are ignored), then read again."""
+    found = read()
+    missing = missing_rows(found)
+    if missing:
+        model._default_manager.bulk_create(missing, ignore_conflicts=True)
+        found = read()
+    return found
 
 
 def read_contexts(object_id: Any, path_ids: dict[str, uuid.UUID]) -> dict[str, Any]:
@@ -131,16 +146,15 @@ def ensure_strings(locale_id: int, texts: list[str]) -> dict[uuid.UUID, int]:
     by_hash = {String._get_data_hash(text): text for text in texts}
     if not by_hash:
         return {}
-    found = read_strings(locale_id, by_hash)
-    missing = [
-        String(locale_id=locale_id, data_hash=data_hash, data=text)
-        for data_hash, text in sorted(by_hash.items())
-        if data_hash not in found
-    ]
-    if missing:
-        String.objects.bulk_create(missing, ignore_conflicts=True)
-        found = read_strings(locale_id, by_hash)
-    return found
+    return read_creating_missing(
+        String,
+        lambda: read_strings(locale_id, by_hash),
+        lambda found: [
+            String(locale_id=locale_id, data_hash=data_hash, data=text)
+            for data_hash, text in sorted(by_hash.items())
+            if data_hash not in found
+        ],
+    )
 
 
 def read_strings(locale_id: int, by_hash: dict[uuid.UUID, str]) -> dict[uuid.UUID, int]:
@@ -159,21 +173,20 @@ def ensure_templates(values: list[TemplateSegmentValue]) -> dict[uuid.UUID, int]
     by_uuid = {template_uuid(value): value for value in values}
     if not by_uuid:
         return {}
-    found = read_templates(by_uuid)
-    missing = [
-        Template(
-            uuid=key,
-            template=value.template,
-            template_format=value.format,
-            string_count=value.string_count,
-        )
-        for key, value in sorted(by_uuid.items(), key=lambda item: item[0])
-        if key not in found
-    ]
-    if missing:
-        Template.objects.bulk_create(missing, ignore_conflicts=True)
-        found = read_templates(by_uuid)
-    return found
+    return read_creating_missing(
+        Template,
+        lambda: read_templates(by_uuid),
+        lambda found: [
+            Template(
+                uuid=key,
+                template=value.template,
+                template_format=value.format,
+                string_count=value.string_count,
+            )
+            for key, value in sorted(by_uuid.items(), key=lambda item: item[0])
+            if key not in found
+        ],
+    )
 
 
 def read_templates(by_uuid: dict[uuid.UUID, Any]) -> dict[uuid.UUID, int]:
@@ -185,15 +198,15 @@ def ensure_related_objects(values: list[RelatedObjectSegmentValue]) -> None:
     wanted = {value.translation_key: value.content_type.pk for value in values}
     if not wanted:
         return
-    found = read_translatable_objects(wanted)
-    missing = [
-        TranslatableObject(translation_key=key, content_type_id=content_type_id)
-        for key, content_type_id in sorted(wanted.items(), key=lambda item: str(item[0]))
-        if key not in found
-    ]
-    if missing:
-        TranslatableObject.objects.bulk_create(missing, ignore_conflicts=True)
-        found = read_translatable_objects(wanted)
+    found = read_creating_missing(
+        TranslatableObject,
+        lambda: read_translatable_objects(wanted),
+        lambda found: [
+            TranslatableObject(translation_key=key, content_type_id=content_type_id)
+            for key, content_type_id in sorted(wanted.items(), key=lambda item: str(item[0]))
+            if key not in found
+        ],
+    )
     mismatched = [
         key for key, content_type_id in wanted.items() if found.get(key) != content_type_id
     ]

@@ -77,10 +77,11 @@ def write_target(
     chosen_slug = getattr(target, "slug", None)
     ingest_segments(original, target, source.locale, locale, segments)
     if isinstance(target, Page) and created:
-        # new_page chose the final, available slug under the parent's lock; ingesting put the
-        # raw translated slug back.
+        # new_page chose the final, available slug under the parent's lock (ingesting put the
+        # raw translated slug back), and nobody else can have added children to a page created
+        # in this transaction: no second lock or slug lookup, as save_page does.
         target.slug = chosen_slug
-        revision = save_new_page(target, user=user, publish=publish)
+        revision = save_page_content(target, user=user, publish=publish)
     elif isinstance(target, Page):
         revision = save_page(target, user=user, publish=publish, keep_row=was_live and not publish)
     elif isinstance(target, DraftStateMixin):
@@ -256,12 +257,6 @@ def save_page(page: Page, *, user: Any, publish: bool, keep_row: bool) -> Any:
         # Existing live page, draft requested: the row is the live content, leave it alone.
         page.full_clean()
         return page.save_revision(user=user, log_action=True, clean=False)
-    return save_page_content(page, user=user, publish=publish)
-
-
-def save_new_page(page: Page, *, user: Any, publish: bool) -> Any:
-    """Save a page new_page created in this transaction: nobody else can have added children
-    to it or taken its slug since, so its tree fields and slug need no second look."""
     return save_page_content(page, user=user, publish=publish)
 
 

@@ -13,7 +13,7 @@ from django.core import checks
 
 from tests import factories as f
 from tests.task_queue import DUMMY_BACKEND
-from wagtail_bulk_translate import checks as bt_checks
+from wagtail_bulk_translate.conf import checks as bt_checks
 
 ROOT = Path(__file__).resolve().parent.parent
 

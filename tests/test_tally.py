@@ -10,12 +10,12 @@ from django.db.models import F
 from wagtail.models import Locale, Page
 
 from tests.engine.test_coordinator import run_coordinator
-from wagtail_bulk_translate import tally
 from wagtail_bulk_translate.api import start_revert
 from wagtail_bulk_translate.engine import claims, finish
 from wagtail_bulk_translate.engine.worker import process_claim
 from wagtail_bulk_translate.errors import ErrorCode
 from wagtail_bulk_translate.models import Run, RunStatus, RunTally, Unit, UnitStatus
+from wagtail_bulk_translate.models import tally_writes as tally
 from wagtail_bulk_translate.runs import controls
 from wagtail_bulk_translate.translators.loading import build_translator
 

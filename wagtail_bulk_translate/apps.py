@@ -10,4 +10,5 @@ class WagtailBulkTranslateAppConfig(AppConfig):
     def ready(self) -> None:
         # Registers the system checks, the settings reset receiver and the tasks (schedule.py
         # enqueues them by name).
-        from . import checks, conf, tasks  # noqa: F401
+        from . import tasks  # noqa: F401
+        from .conf import checks  # noqa: F401

@@ -11,7 +11,7 @@ from django.db.models.functions import Coalesce, Now
 from django.utils import timezone
 
 from ..models import Run, RunStatus, Unit, UnitStatus
-from ..tally import Groups, recount_tally, sums_of
+from ..models.tally_writes import Groups, recount_tally, sums_of
 from .claims import release_claim
 from .trees import repair_run_trees
 

@@ -2,8 +2,8 @@
 
 One row per (run, target locale, content type, status, error code) holds how many of the run's
 units are in that group and what they translated and billed. Every change to a unit's status,
-error code or totals moves it between rows in the same transaction (``wagtail_bulk_translate.
-tally``), so the status API reads a few rows per run instead of aggregating its units; the
+error code or totals moves it between rows in the same transaction (``tally_writes.py``),
+so the status API reads a few rows per run instead of aggregating its units; the
 number of rows depends on the run's locales, models and error codes, never on its size.
 """
 

@@ -11,18 +11,18 @@ from django.db import DatabaseError, models
 from wagtail.coreutils import get_content_languages
 from wagtail.models import Locale
 
-from .compat import DummyBackend, InvalidTaskBackend, task_backends
-from .conf import get_settings, setting_problems
-from .conf_rules import Problem, nearest_key
-from .scope.definition import model_label
-from .translators.loading import (
+from ..compat import DummyBackend, InvalidTaskBackend, task_backends
+from ..scope.definition import model_label
+from ..translators.loading import (
     NotATranslatorError,
     TranslatorLoadError,
     configured_translator,
     configured_translator_problems,
     load_translator_class,
 )
-from .translators.pseudo import PseudoTranslator
+from ..translators.pseudo import PseudoTranslator
+from .rules import Problem, nearest_key
+from .settings import get_settings, setting_problems
 
 # What a malformed translator setting raises when it is read (reported as E003/E009).
 MALFORMED = (KeyError, TypeError, AttributeError, ValueError)
@@ -32,7 +32,7 @@ KEY_CHECK_IDS = {"SLUG_POLICY": "E005", "CONFIRM_ABOVE_COST": "E008"}
 
 @checks.register()
 def check_settings(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
-    """Every key of WAGTAIL_BULK_TRANSLATE against its declaration in conf.py."""
+    """Every key of WAGTAIL_BULK_TRANSLATE against its declaration in settings.py."""
     return [settings_message(problem) for problem in setting_problems()]
 
 

@@ -17,7 +17,7 @@ from django.apps import apps
 from django.db import models, transaction
 from django.db.models import Count, F, Sum
 
-from .tally_models import KEY_FIELDS, SUM_FIELDS, RunTally
+from .tally import KEY_FIELDS, SUM_FIELDS, RunTally
 
 Key = tuple[Any, ...]  # (run_id, target_locale_id, content_type_id, status, error_code)
 Groups = dict[Key, list[int]]  # key -> [units, strings_translated, billed_characters]
@@ -182,7 +182,7 @@ def apply(delta: Groups, sign: int = 1) -> None:
 
 
 def unit_model() -> Any:
-    # By name: models.py imports this module (its querysets write through it).
+    # By name: models/units.py imports this module (its querysets write through it).
     return apps.get_model("wagtail_bulk_translate", "Unit")
 
 

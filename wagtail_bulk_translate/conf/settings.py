@@ -1,7 +1,7 @@
 """The ``WAGTAIL_BULK_TRANSLATE`` settings dict, read lazily into a frozen dataclass.
 
 Every key is optional. Each key is declared once, in :class:`BulkTranslateSettings`: its type,
-its range (a :mod:`~wagtail_bulk_translate.conf_rules` rule), its default and what it does.
+its range (a :mod:`~wagtail_bulk_translate.conf.rules` rule), its default and what it does.
 The system checks validate the configured dict against those declarations
 (:func:`setting_problems`), and the README's configuration reference is generated from them
 (:func:`reference_table`; a test keeps the README in sync).
@@ -16,7 +16,7 @@ from django.conf import settings
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 
-from .conf_rules import (
+from .rules import (
     AnyDict,
     DictOf,
     Keys,

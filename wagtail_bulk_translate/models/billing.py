@@ -1,4 +1,4 @@
-"""The billing ledger's model (kept apart from models.py, which holds runs and units)."""
+"""The billing ledger: what was sent to the translator, per text and request."""
 
 from __future__ import annotations
 

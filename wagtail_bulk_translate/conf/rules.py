@@ -1,6 +1,6 @@
 """What a value of the ``WAGTAIL_BULK_TRANSLATE`` dict must be: type, range, nested keys.
 
-Each key of the settings dict declares one :class:`Rule` (in conf.py); the system checks ask
+Each key of the settings dict declares one :class:`Rule` (in settings.py); the system checks ask
 the rule what is wrong with the configured value, and the README's configuration reference
 shows the rule's :meth:`Rule.describe`. A problem names the key, the value and what was
 expected, so ``manage.py check`` says what to write instead.

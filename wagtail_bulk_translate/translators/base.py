@@ -15,6 +15,17 @@ button can use it too) that also answers the engine's questions:
 * :meth:`BulkTranslator.usage`: characters used and the limit of the account, if it has one.
 * :meth:`BulkTranslator.configuration_problems`: what is wrong with its options, for the
   system checks, without building it or touching the network.
+* :meth:`BulkTranslator.estimate_spend`: tokens and money a set of texts would cost, before
+  anything is sent (None: the translator bills characters, priced by the run's settings).
+* :meth:`BulkTranslator.output_signature`: a hash of everything besides the source text that
+  shapes its output (model, prompt, instructions, glossary); a change makes the translations
+  it wrote outdated.
+
+Translators that read documents (a language model) set :attr:`BulkTranslator.reads_context`:
+the engine then passes ``context=``, a :class:`TextContext` per text (the object it comes from,
+its field or block, its place in the document), to :meth:`~BulkTranslator.request_batches` and
+:meth:`~BulkTranslator.translate_texts`. Others are called exactly as before. A translator that
+pays by the token reports each call's :class:`Spend` in :attr:`Translations.spend`.
 
 Any other wagtail-localize translator works through :func:`as_bulk_translator` (nothing
 billed, nothing refused, no usage).
@@ -23,7 +34,7 @@ billed, nothing refused, no usage).
 from __future__ import annotations
 
 from abc import ABCMeta, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -67,6 +78,40 @@ class Refusal:
     message: str
 
 
+@dataclass(frozen=True)
+class TextContext:
+    """Where a text comes from, so a translator that reads documents sees it in place.
+
+    Texts are sent once per locale, so a text found in several objects carries the context of
+    the first object that needs it.
+    """
+
+    object_key: str  # groups one object's texts, e.g. "wagtailcore.page:12"
+    object_type: str  # the model's verbose name, e.g. "blog page"
+    object_title: str  # "" when the object has no title
+    object_url: str  # a page's URL path, "" for other objects
+    field: str  # the field or block's label ("Body > Paragraph"), its path when it has none
+    position: int  # the text's place in its object, in document order
+
+
+@dataclass
+class Spend:
+    """What calls to a translator that pays by the token cost (0 where unknown)."""
+
+    requests: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float = 0.0  # in the run's CURRENCY, from the translator's price table
+
+    def __add__(self, other: Spend) -> Spend:
+        return Spend(
+            self.requests + other.requests,
+            self.prompt_tokens + other.prompt_tokens,
+            self.completion_tokens + other.completion_tokens,
+            self.cost + other.cost,
+        )
+
+
 @dataclass
 class Translations:
     """What one :meth:`BulkTranslator.translate_texts` call produced."""
@@ -74,6 +119,7 @@ class Translations:
     texts: dict[str, str] = field(default_factory=dict)  # source text → translation
     billed_characters: dict[str, int] = field(default_factory=dict)  # source text → billed
     refused: dict[str, Refusal] = field(default_factory=dict)  # source text → why not
+    spend: Spend | None = None  # tokens and money, for translators that pay by the token
 
 
 @dataclass(frozen=True)
@@ -84,6 +130,9 @@ class ConfigurationProblem:
 
 class BulkTranslator(BaseMachineTranslator, metaclass=ABCMeta):
     """Base class of the plugin's translators (see the module docstring)."""
+
+    #: Whether request_batches() and translate_texts() take ``context=`` ({text: TextContext}).
+    reads_context: bool = False
 
     def __init__(self, options: dict[str, Any] | None = None) -> None:
         super().__init__(dict(options or {}))
@@ -115,6 +164,21 @@ class BulkTranslator(BaseMachineTranslator, metaclass=ABCMeta):
     def usage(self) -> Usage | None:
         """The account's usage, or None when the translator has no such notion."""
         return None
+
+    def estimate_spend(
+        self,
+        source_locale: Locale,
+        target_locale: Locale,
+        texts: list[str],
+        context: Mapping[str, TextContext] | None = None,
+    ) -> Spend | None:
+        """Tokens and money these texts would cost (no network call); None: billed by the
+        character, priced with ``PRICE_PER_MILLION_CHARACTERS``."""
+        return None
+
+    def output_signature(self, source_locale: Locale, target_locale: Locale) -> str:
+        """A hash of what shapes the output besides the text ("": nothing does)."""
+        return ""
 
     @classmethod
     def configuration_problems(cls, options: dict[str, Any]) -> list[ConfigurationProblem]:

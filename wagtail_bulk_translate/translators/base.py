@@ -185,6 +185,12 @@ class BulkTranslator(BaseMachineTranslator, metaclass=ABCMeta):
         """What is wrong with these options (no network call)."""
         return []
 
+    @classmethod
+    def longest_call_seconds(cls, options: dict[str, Any]) -> float | None:
+        """How long one translate_texts() call may take with these options, its timeouts and
+        retries included (None: unbounded or unknown); a unit's lease must outlast it."""
+        return None
+
 
 class LocalizeTranslator(BulkTranslator):
     """Any other wagtail-localize machine translator, seen through the contract."""

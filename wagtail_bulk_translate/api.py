@@ -13,6 +13,14 @@ from .engine.janitor import SweepReport, keep_janitor_alive
 from .engine.janitor import sweep as janitor_sweep
 from .engine.pauses import pause_run, resume_run
 from .errors import BulkTranslateError, ErrorCode, RunConfigurationError, ScopeError
+from .glossary.changes import glossary_changed
+from .glossary.csv_io import (
+    GlossaryImportError,
+    ImportSummary,
+    export_csv,
+    export_queryset,
+    import_csv,
+)
 from .localize.review import CanarySample, SampleString, canary_samples
 from .management.reporting import format_summary, progress_line
 from .revert.undo import (
@@ -43,6 +51,8 @@ __all__ = [
     "CoverageKind",
     "CoverageRow",
     "ErrorCode",
+    "GlossaryImportError",
+    "ImportSummary",
     "Preflight",
     "RevertRefused",
     "RevertSummary",
@@ -59,8 +69,12 @@ __all__ = [
     "check_revertible",
     "coverage",
     "error_breakdown",
+    "export_csv",
+    "export_queryset",
     "format_summary",
     "get_settings",
+    "glossary_changed",
+    "import_csv",
     "janitor_sweep",
     "keep_janitor_alive",
     "pause_run",

@@ -132,3 +132,11 @@ def update_reference_index(instance: Any) -> None:
         update_reference_index_task.enqueue(
             instance._meta.app_label, instance._meta.model_name, str(instance.pk)
         )
+
+
+# --- the glossary ------------------------------------------------------------------------------
+
+
+def sync_glossaries() -> None:
+    """Sync the glossary to the translator's own glossaries (DeepL's), after a change."""
+    enqueue("sync_glossaries")

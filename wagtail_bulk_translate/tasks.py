@@ -11,6 +11,7 @@ from typing import Any
 from . import schedule
 from .compat import task
 from .engine import coordinator, janitor, pauses, worker
+from .glossary import sync as glossary_sync
 from .revert import undo
 
 
@@ -55,3 +56,10 @@ def revert_units(run_id: int) -> dict[str, Any]:
     done = undo.revert_and_continue(run_id)
     janitor.keep_janitor_alive()
     return {"done": done}
+
+
+@schedule.register
+@task()
+def sync_glossaries() -> dict[str, Any]:
+    """Create or replace the DeepL glossaries whose terms changed (one per language pair)."""
+    return glossary_sync.sync_deepl_glossaries().as_json()

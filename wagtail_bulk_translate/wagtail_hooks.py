@@ -7,6 +7,9 @@ from wagtail import hooks
 
 from .admin.bulk_actions import TranslatePagesBulkAction, TranslateSnippetsBulkAction
 from .admin.coverage_report import CoverageMenuItem, coverage_menu_item, coverage_urls
+from .admin.glossary.log_actions import register_glossary_log_actions
+from .admin.glossary.permissions import register_glossary_permission_policies
+from .admin.glossary.viewsets import GlossaryViewSetGroup
 from .admin.log_actions import register_run_log_actions
 from .admin.panels import construct_homepage_panels
 from .admin.permissions import register_run_permission_policy
@@ -14,6 +17,7 @@ from .admin.viewsets import RunViewSet
 
 # Before the viewset is registered, so Wagtail never builds a fallback policy for runs.
 register_run_permission_policy()
+register_glossary_permission_policies()
 
 
 @hooks.register("register_admin_viewset")
@@ -21,9 +25,15 @@ def register_runs_viewset() -> RunViewSet:
     return RunViewSet()
 
 
+@hooks.register("register_admin_viewset")
+def register_glossary_viewsets() -> GlossaryViewSetGroup:
+    return GlossaryViewSetGroup()
+
+
 @hooks.register("register_log_actions")
 def register_log_actions(actions: Any) -> None:
     register_run_log_actions(actions)
+    register_glossary_log_actions(actions)
 
 
 hooks.register("construct_homepage_panels", construct_homepage_panels)

@@ -169,6 +169,30 @@ class BulkTranslateSettings:
         ),
     )
 
+    REVIEW_MIN_LENGTH_RATIO: float = field(
+        default=0.5,
+        metadata=declared(
+            Number(minimum=0),
+            "a translation shorter than this share of its source (in characters, markup "
+            "excluded) is flagged for review.",
+        ),
+    )
+    REVIEW_MAX_LENGTH_RATIO: float = field(
+        default=2.5,
+        metadata=declared(
+            Number(minimum=0, exclusive=True),
+            "a translation longer than this many times its source is flagged for review.",
+        ),
+    )
+    REVIEW_MIN_CHARACTERS: int = field(
+        default=20,
+        metadata=declared(
+            Number(minimum=0, integer=True),
+            "sources shorter than this are not measured by the length check (a button label "
+            "may rightly double).",
+        ),
+    )
+
     @classmethod
     def known_keys(cls) -> set[str]:
         return {f.name for f in fields(cls)}

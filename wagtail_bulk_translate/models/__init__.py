@@ -1,10 +1,19 @@
-"""The plugin's tables: runs and their units, the run tally, the billing ledger and the leases.
+"""The plugin's tables: runs and their units, the run tally, the billing ledger, the leases, and
+the glossary with the house style per locale.
 
 The unit table, not the task queue, is the source of truth for the work.
 """
 
 from .billing import SentOutcome, SentText
 from .choices import ContentSource, Mode, PublishPolicy, RunStatus, SlugPolicy, UnitStatus
+from .glossary import (
+    DeepLGlossary,
+    Formality,
+    GlossaryTerm,
+    GlossaryTranslation,
+    HouseStyle,
+    SyncStatus,
+)
 from .leases import JanitorLease, TextReservation
 from .runs import Run, RunQuerySet
 from .tally import RunTally
@@ -15,6 +24,11 @@ __all__ = [
     "LEASE_EXPIRED_MESSAGE",
     "READY",
     "ContentSource",
+    "DeepLGlossary",
+    "Formality",
+    "GlossaryTerm",
+    "GlossaryTranslation",
+    "HouseStyle",
     "JanitorLease",
     "Mode",
     "PublishPolicy",
@@ -25,6 +39,7 @@ __all__ = [
     "SentOutcome",
     "SentText",
     "SlugPolicy",
+    "SyncStatus",
     "TextReservation",
     "Unit",
     "UnitQuerySet",

@@ -26,9 +26,12 @@ Options (all optional except the key):
     ``{locale code: "more" | "less" | "prefer_more" | "prefer_less" | "default"}``. Keys are
     Wagtail locale codes (``"pt-br"``) or languages (``"de"`` also covers ``de-at``); ``"*"``
     sets a default. "more"/"less" make DeepL refuse languages without formality; the
-    ``prefer_`` forms fall back silently.
+    ``prefer_`` forms fall back silently. A formality set in the admin's house style of a
+    locale wins over this option.
 ``GLOSSARIES``
     ``{"source:target": glossary id}`` with Wagtail locale codes or languages (``"en:de"``).
+    Without it, a pair uses the glossary synced from the admin's glossary; with it, the id
+    given here wins for its pair.
 ``CONTEXT``
     Text that guides every translation without being translated or billed.
 ``MODEL_TYPE``
@@ -69,8 +72,10 @@ import deepl
 
 from ...conf import get_settings
 from ...errors import ErrorCode, TransientTranslatorError, TranslatorConfigError, TranslatorError
+from ...glossary.lookup import house_style, synced_glossary_id
 from ..base import BulkTranslator, ConfigurationProblem, Refusal, Translations, Usage
 from . import locales as deepl_locales
+from .glossaries import DeepLGlossaries
 from .http import BoundedHttpClient, install_http_client, translator_error
 from .packing import (
     DEEPL_MAX_BYTES,
@@ -183,6 +188,10 @@ class DeepLTranslator(BulkTranslator):
             *self._locale_options(),
         )
 
+    def glossaries(self) -> DeepLGlossaries:
+        """Create, replace and delete DeepL glossaries (the admin's glossary sync)."""
+        return DeepLGlossaries(self)
+
     # --- configuration -----------------------------------------------------------------------
 
     def client(self) -> deepl.Translator:
@@ -221,8 +230,11 @@ class DeepLTranslator(BulkTranslator):
         params: dict[str, Any] = {
             "tag_handling": self.options.get("TAG_HANDLING", "xml"),
             "ignore_tags": list(self.options.get("IGNORE_TAGS", ["code"])) or None,
-            "formality": self._formality(tgt),
-            "glossary": self._glossary(src, tgt),
+            # The admin's house style and synced glossary, unless the options name their own.
+            "formality": house_style(target_locale).formality or self._formality(tgt),
+            "glossary": self._glossary(src, tgt)
+            or synced_glossary_id(source_locale, target_locale)
+            or None,
             "context": self.options.get("CONTEXT") or None,
             "model_type": self.options.get("MODEL_TYPE") or None,
         }

@@ -1,0 +1,162 @@
+"""Checks of one translated text, run after translation: does it need an editor's eye?
+
+Pure functions of the source, the translation and the pair's glossary entries (no database,
+no translator): each returns ``Flag`` objects whose message an editor understands (it names the
+term, or gives the ratio). ``review_flags()`` runs them all with the configured bounds; an
+empty list means nothing looked wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+
+from ..conf import get_settings
+from ..glossary.lookup import GlossaryEntry
+from ..glossary.matching import plain_text, term_pattern
+
+MISSING_TERM = "missing_term"
+NEVER_TRANSLATE_CHANGED = "never_translate_changed"
+UNCHANGED = "unchanged"
+LENGTH_RATIO = "length_ratio"
+
+WHITESPACE = re.compile(r"\s+")
+WORD = re.compile(r"[^\W\d_]{2,}")  # a word of at least two letters, in any script
+# Prose has at least this many words; shorter texts (a name, "OK", a code) may rightly stay.
+PROSE_WORDS = 3
+
+
+@dataclass(frozen=True)
+class Flag:
+    """Why a translation should be reviewed: a stable code and a readable message."""
+
+    code: str
+    message: str
+    term: str = ""
+    ratio: float | None = None
+
+
+def missing_terms(source: str, translation: str, entries: Iterable[GlossaryEntry]) -> list[Flag]:
+    """Glossary terms of the source whose target term is not in the translation."""
+    flags = []
+    for entry in entries:
+        if entry.never_translate or not entry.occurs_in(source):
+            continue
+        target = GlossaryEntry(entry.target, entry.target, entry.case_sensitive)
+        if not target.occurs_in(translation):
+            message = _("“%(term)s” should be translated as “%(target)s”, which is missing.")
+            flags.append(
+                Flag(
+                    MISSING_TERM,
+                    message % {"term": entry.source, "target": entry.target},
+                    term=entry.source,
+                )
+            )
+    return flags
+
+
+def changed_never_translate(
+    source: str, translation: str, entries: Iterable[GlossaryEntry]
+) -> list[Flag]:
+    """Never-translate terms of the source that the translation lost or altered.
+
+    Each form the source uses (for a case-insensitive term, "ACME" and "Acme" are two) must be
+    in the translation exactly as written, at least as often as in the source.
+    """
+    flags = []
+    plain_translation = plain_text(translation)
+    for entry in entries:
+        if not entry.never_translate:
+            continue
+        forms = Counter(
+            term_pattern(entry.source, entry.case_sensitive).findall(plain_text(source))
+        )
+        for form, count in forms.items():
+            kept = len(term_pattern(form, True).findall(plain_translation))
+            if kept < count:
+                message = _(
+                    "“%(term)s” must never be translated, but the translation has it %(kept)d "
+                    "time(s) instead of %(count)d."
+                )
+                flags.append(
+                    Flag(
+                        NEVER_TRANSLATE_CHANGED,
+                        message % {"term": form, "kept": kept, "count": count},
+                        term=form,
+                    )
+                )
+    return flags
+
+
+def normalized(text: str) -> str:
+    return WHITESPACE.sub(" ", plain_text(text)).strip()
+
+
+def is_prose(text: str, kept_terms: Sequence[GlossaryEntry] = ()) -> bool:
+    """At least three words of letters, not counting never-translate terms."""
+    plain = plain_text(text)
+    for entry in kept_terms:
+        plain = term_pattern(entry.source, entry.case_sensitive).sub(" ", plain)
+    return len(WORD.findall(plain)) >= PROSE_WORDS
+
+
+def unchanged_prose(
+    source: str, translation: str, entries: Iterable[GlossaryEntry] = ()
+) -> list[Flag]:
+    """Prose that came back exactly as it was sent (the translator echoed it)."""
+    kept = [entry for entry in entries if entry.never_translate]
+    if normalized(source) != normalized(translation) or not is_prose(source, kept):
+        return []
+    return [Flag(UNCHANGED, _("The translation is the source text, unchanged."))]
+
+
+def length_ratio(
+    source: str,
+    translation: str,
+    *,
+    minimum: float,
+    maximum: float,
+    min_characters: int,
+) -> list[Flag]:
+    """A translation much shorter or longer than its source (texts shorter than
+    ``min_characters`` are not measured: "Go" → "Los geht's" is fine)."""
+    source_length = len(normalized(source))
+    if source_length < max(min_characters, 1):
+        return []
+    ratio = len(normalized(translation)) / source_length
+    if minimum <= ratio <= maximum:
+        return []
+    message = _(
+        "The translation is %(ratio).2g times as long as the source (expected between "
+        "%(minimum)g and %(maximum)g)."
+    )
+    return [
+        Flag(
+            LENGTH_RATIO,
+            message % {"ratio": ratio, "minimum": minimum, "maximum": maximum},
+            ratio=round(ratio, 2),
+        )
+    ]
+
+
+def review_flags(
+    source: str, translation: str, entries: Sequence[GlossaryEntry] = ()
+) -> list[Flag]:
+    """Every check of one text, with the configured length bounds."""
+    conf = get_settings()
+    return [
+        *missing_terms(source, translation, entries),
+        *changed_never_translate(source, translation, entries),
+        *unchanged_prose(source, translation, entries),
+        *length_ratio(
+            source,
+            translation,
+            minimum=conf.REVIEW_MIN_LENGTH_RATIO,
+            maximum=conf.REVIEW_MAX_LENGTH_RATIO,
+            min_characters=conf.REVIEW_MIN_CHARACTERS,
+        ),
+    ]

@@ -1,0 +1,105 @@
+"""DeepL glossaries: create, replace and delete them through the official client.
+
+DeepL glossaries cannot be edited in place (v2), so a changed glossary is replaced: the new one
+is created first and the old one deleted after, so a translation running meanwhile always has
+one. DeepL keys glossaries by base language (``EN`` → ``DE``); each Wagtail language pair gets
+its own, so ``pt-br`` and ``pt-pt`` may differ.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, TypeVar
+
+import deepl
+
+from ...errors import TranslatorError
+from . import locales as deepl_locales
+from .http import translator_error
+
+if TYPE_CHECKING:
+    from wagtail.models import Locale
+
+    from .translator import DeepLTranslator
+
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
+
+# Characters a glossary entry cannot hold (its TSV format); they never belong in a term.
+FORBIDDEN = str.maketrans({"\t": " ", "\n": " ", "\r": " "})
+
+
+class GlossaryError(TranslatorError):
+    """DeepL refused a glossary call; the message says why, for the admin's sync screen."""
+
+
+class DeepLGlossaries:
+    """The glossary calls of one ``DeepLTranslator`` (its client, key and locale mapping)."""
+
+    def __init__(self, translator: DeepLTranslator) -> None:
+        self.translator = translator
+        self._pairs: set[tuple[str, str]] | None = None
+
+    def language_pair(self, source: Locale, target: Locale) -> tuple[str, str] | None:
+        """DeepL's (source, target) base languages of a pair, or None if DeepL has no
+        glossaries for it (or cannot translate it at all)."""
+        options = self.translator._locale_options()
+        src = deepl_locales.deepl_source(source.language_code, *options)
+        tgt = deepl_locales.deepl_target(target.language_code, *options)
+        if src is None or tgt is None:
+            return None
+        pair = (deepl_locales.base_language(src), deepl_locales.base_language(tgt))
+        return pair if pair in self.supported_pairs() else None
+
+    def supported_pairs(self) -> set[tuple[str, str]]:
+        if self._pairs is None:
+            languages = self.call(lambda client: client.get_glossary_languages())
+            self._pairs = {(p.source_lang.upper(), p.target_lang.upper()) for p in languages}
+        return self._pairs
+
+    def replace(
+        self,
+        name: str,
+        pair: tuple[str, str],
+        entries: Mapping[str, str],
+        old_id: str = "",
+    ) -> str:
+        """Create the glossary, then delete ``old_id`` (if any); returns the new id."""
+        clean = clean_entries(entries)
+        info = self.call(lambda client: client.create_glossary(name, pair[0], pair[1], clean))
+        if old_id:
+            self.delete(old_id)
+        return str(info.glossary_id)
+
+    def delete(self, glossary_id: str) -> None:
+        """Delete a glossary; one already gone (deleted in DeepL's dashboard) is fine."""
+        try:
+            self.call(lambda client: client.delete_glossary(glossary_id))
+        except GlossaryError as err:
+            if not isinstance(err.__cause__, deepl.GlossaryNotFoundException):
+                raise
+            logger.info("DeepL glossary %s was already deleted", glossary_id)
+
+    def call(self, request: Callable[[deepl.Translator], T]) -> T:
+        """One client call within the translator's deadline, its errors as GlossaryError."""
+        self.translator._start_deadline()
+        try:
+            return request(self.translator.client())
+        except (deepl.QuotaExceededException, deepl.AuthorizationException) as err:
+            raise GlossaryError(str(translator_error(err))) from err
+        except deepl.ConnectionException as err:
+            raise GlossaryError(f"DeepL could not be reached: {err}") from err
+        except (deepl.DeepLException, ValueError) as err:
+            raise GlossaryError(f"DeepL refused the glossary: {err}") from err
+
+
+def clean_entries(entries: Mapping[str, str]) -> dict[str, str]:
+    """Entries DeepL accepts: no tabs or line breaks, no empty side, each source term once
+    (DeepL refuses a glossary with a duplicate; the first one wins)."""
+    clean: dict[str, str] = {}
+    for source, target in entries.items():
+        source, target = source.translate(FORBIDDEN).strip(), target.translate(FORBIDDEN).strip()
+        if source and target and source not in clean:
+            clean[source] = target
+    return clean

@@ -14,6 +14,11 @@ Every request is recorded; failures are injected on demand::
     fake.slow_next(2.0)              # answers after 2 s
     fake.drop_next()                 # closes the connection without an answer
     fake.break_markup("Read <b>this</b>", times=1)   # returns it without its tags
+    fake.fail_glossary_next(500)     # the next glossary call (create, delete...) fails
+
+Glossaries (``/v2/glossaries``, as the official client creates, reads and deletes them) are
+kept in ``fake.glossaries``; creating one for a pair not in ``GLOSSARY_PAIRS`` is refused (400)
+as DeepL does; ``fake.glossary_entries(id)`` reads one back.
 
 Use the ``fake_deepl`` fixture, or ``with FakeDeepL() as fake: ... fake.url``.
 """
@@ -55,6 +60,8 @@ TARGET_LANGS = set(
         "PT-BR PT-PT RO RU SK SL SV TH TR UK VI ZH ZH-HANS ZH-HANT",
     )
 )
+# Pairs /v2/glossary-language-pairs lists (DeepL's list is longer; these are enough to test).
+GLOSSARY_PAIRS = {("en", "de"), ("en", "fr"), ("en", "es"), ("de", "en"), ("fr", "en")}
 FORMALITY_LANGS = {"DE", "FR", "IT", "ES", "ES-419", "NL", "PL", "PT-BR", "PT-PT", "JA", "RU"}
 LANGUAGE_NAMES = {"DE": "German", "EN": "English", "FR": "French", "ES": "Spanish"}
 
@@ -131,6 +138,7 @@ class FakeDeepL:
         self.rejected_keys: set[str] = set()
         self.glossaries: dict[str, dict[str, Any]] = {}
         self.faults: deque[Fault] = deque()
+        self.glossary_faults: deque[Fault] = deque()
         self.broken: dict[str, int | None] = {}
         self.server = QuietServer(("127.0.0.1", 0), self.handler_class())
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
@@ -166,6 +174,14 @@ class FakeDeepL:
 
     def drop_next(self, times: int = 1) -> None:
         self.faults.extend(Fault(drop=True) for _ in range(times))
+
+    def fail_glossary_next(self, status: int, times: int = 1, message: str = "") -> None:
+        """The next ``times`` glossary calls (create, list, read, delete) answer ``status``."""
+        self.glossary_faults.extend(Fault(status=status, message=message) for _ in range(times))
+
+    def glossary_entries(self, glossary_id: str) -> dict[str, str]:
+        entries = self.glossaries[glossary_id]["entries"]
+        return dict(line.split("\t", 1) for line in entries.splitlines() if line)
 
     def break_markup(self, text: str, times: int | None = None) -> None:
         """Translate ``text`` without its tags, ``times`` times (None: always)."""
@@ -271,7 +287,7 @@ class FakeDeepL:
                     entry["supports_formality"] = entry["language"] in FORMALITY_LANGS
             return 200, entries
         if path == "/v2/glossary-language-pairs":
-            pairs = [{"source_lang": "en", "target_lang": t} for t in ("de", "fr", "es")]
+            pairs = [{"source_lang": s, "target_lang": t} for s, t in sorted(GLOSSARY_PAIRS)]
             return 200, {"supported_languages": pairs}
         if path.startswith("/v2/glossaries"):
             return self.glossary_call(r)
@@ -343,10 +359,20 @@ class FakeDeepL:
         return TAG.sub("", translated)
 
     def glossary_call(self, r: RecordedRequest) -> tuple[int, Any]:
+        with self.lock:
+            fault = self.glossary_faults.popleft() if self.glossary_faults else None
+        if fault and fault.status:
+            return fault.status, {"message": fault.message or f"Injected {fault.status}"}
         parts = r.path.strip("/").split("/")  # v2, glossaries, [id], [entries]
         if len(parts) == 2:
             if r.method == "POST":
                 p = r.params
+                pair = (
+                    str(p.get("source_lang", "")).lower(),
+                    str(p.get("target_lang", "")).lower(),
+                )
+                if pair not in GLOSSARY_PAIRS:
+                    return 400, {"message": "Unsupported glossary source and target language pair"}
                 entries = dict(
                     line.split("\t" if p.get("entries_format", "tsv") == "tsv" else ",", 1)
                     for line in str(p.get("entries", "")).splitlines()

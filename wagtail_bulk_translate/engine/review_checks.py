@@ -25,7 +25,10 @@ UNCHANGED = "unchanged"
 LENGTH_RATIO = "length_ratio"
 
 WHITESPACE = re.compile(r"\s+")
-WORD = re.compile(r"[^\W\d_]{2,}")  # a word of at least two letters, in any script
+# A whitespace-separated token of letters (in any script), inner hyphens and apostrophes
+# allowed: URLs, codes and numbers are not words.
+WORD = re.compile(r"[^\W\d_]+(?:[-'\u2019][^\W\d_]+)*")
+EDGE_PUNCTUATION = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb()[]{}.,;:!?\u00bf\u00a1\u2026"
 # Prose has at least this many words; shorter texts (a name, "OK", a code) may rightly stay.
 PROSE_WORDS = 3
 
@@ -101,7 +104,9 @@ def is_prose(text: str, kept_terms: Sequence[GlossaryEntry] = ()) -> bool:
     plain = plain_text(text)
     for entry in kept_terms:
         plain = term_pattern(entry.source, entry.case_sensitive).sub(" ", plain)
-    return len(WORD.findall(plain)) >= PROSE_WORDS
+    tokens = (token.strip(EDGE_PUNCTUATION) for token in plain.split())
+    words = [token for token in tokens if len(token) > 1 and WORD.fullmatch(token)]
+    return len(words) >= PROSE_WORDS
 
 
 def unchanged_prose(

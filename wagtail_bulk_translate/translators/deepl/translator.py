@@ -230,11 +230,9 @@ class DeepLTranslator(BulkTranslator):
         params: dict[str, Any] = {
             "tag_handling": self.options.get("TAG_HANDLING", "xml"),
             "ignore_tags": list(self.options.get("IGNORE_TAGS", ["code"])) or None,
-            # The admin's house style and synced glossary, unless the options name their own.
-            "formality": house_style(target_locale).formality or self._formality(tgt),
+            "formality": self._admin_formality(target_locale) or self._formality(tgt),
             "glossary": self._glossary(src, tgt)
-            or synced_glossary_id(source_locale, target_locale)
-            or None,
+            or self._synced_glossary(source_locale, target_locale),
             "context": self.options.get("CONTEXT") or None,
             "model_type": self.options.get("MODEL_TYPE") or None,
         }
@@ -249,6 +247,19 @@ class DeepLTranslator(BulkTranslator):
                 f"FORMALITY for {target!r} is {value!r}; use one of {', '.join(FORMALITIES)}."
             )
         return value
+
+    # The admin's house style and synced glossary apply unless the options name their own.
+    # Only saved locales have them (wagtail-localize's tests pass unsaved stand-ins).
+
+    def _admin_formality(self, target_locale: Locale) -> str | None:
+        if getattr(target_locale, "pk", None) is None:
+            return None
+        return house_style(target_locale).formality or None
+
+    def _synced_glossary(self, source_locale: Locale, target_locale: Locale) -> str | None:
+        if getattr(source_locale, "pk", None) is None or getattr(target_locale, "pk", None) is None:
+            return None
+        return synced_glossary_id(source_locale, target_locale) or None
 
     def _glossary(self, source: str, target: str) -> str | None:
         setting = {

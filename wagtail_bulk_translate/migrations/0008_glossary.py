@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('wagtail_bulk_translate', '0007_run_tally'),
-        ('wagtailcore', '0098_apitoken'),
+        ('wagtailcore', '0094_alter_page_locale'),
     ]
 
     operations = [

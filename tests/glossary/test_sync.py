@@ -133,3 +133,23 @@ def test_a_change_marks_the_pairs_pending_and_queues_one_sync_after_commit(
     assert task_queue.names() == ["sync_glossaries"]
     task_queue.drain()
     assert pair("en", "de").status == SyncStatus.SYNCED
+
+
+def test_of_two_syncs_replacing_a_pair_at_once_the_later_deletes_its_own_glossary(
+    deepl_settings, add_term
+):
+    from wagtail_bulk_translate.glossary.sync import replace
+    from wagtail_bulk_translate.translators.deepl import DeepLTranslator
+
+    fake = deepl_settings
+    add_term("lawn", de="Rasen")
+    sync_deepl_glossaries()
+    first, second = pair("en", "de"), pair("en", "de")  # both syncs read the same row
+    glossaries = DeepLTranslator({"AUTH_KEY": "k", "SERVER_URL": fake.url}).glossaries()
+    ids = [glossaries.create("g", ("EN", "DE"), {"lawn": "Rasen"}) for _ in range(2)]
+
+    replace(glossaries, first, ids[0])
+    replace(glossaries, second, ids[1])
+
+    assert pair("en", "de").glossary_id == ids[0]
+    assert set(fake.glossaries) == {ids[0]}  # the old one and the loser's are both deleted

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +22,8 @@ from ..errors import TranslatorError
 from ..models import DeepLGlossary, GlossaryTerm, SyncStatus
 from ..translators.loading import build_translator, pinned_translator
 from .lookup import glossary_entries
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -80,10 +83,31 @@ def sync_pair(glossaries: Any, source: Locale, target: Locale) -> DeepLGlossary:
             )
             return record(row, SyncStatus.UNSUPPORTED, message, "", len(entries))
         name = f"wagtail-bulk-translate {source.language_code}→{target.language_code}"
-        new_id = glossaries.replace(name, pair, entries, row.glossary_id)
+        replace(glossaries, row, glossaries.create(name, pair, entries))
     except TranslatorError as err:
         return record(row, SyncStatus.FAILED, str(err), "", len(entries))
-    return record(row, SyncStatus.SYNCED, "", digest, len(entries), glossary_id=new_id)
+    return record(row, SyncStatus.SYNCED, "", digest, len(entries))
+
+
+def replace(glossaries: Any, row: DeepLGlossary, new_id: str) -> None:
+    """Swap the pair's glossary id for ``new_id``, then delete the glossary it replaced.
+
+    The swap is conditional on the id the sync started from: when two syncs of the pair run
+    at once, the one that swaps second deletes the glossary it created instead of leaving it
+    behind in the DeepL account.
+    """
+    old_id = row.glossary_id
+    swapped = DeepLGlossary.objects.filter(pk=row.pk, glossary_id=old_id).update(glossary_id=new_id)
+    if not swapped:
+        glossaries.delete(new_id)
+        row.refresh_from_db(fields=["glossary_id"])
+        return
+    row.glossary_id = new_id
+    if old_id:
+        try:
+            glossaries.delete(old_id)
+        except TranslatorError as err:  # the new glossary is in use: a leftover is no failure
+            logger.warning("Could not delete the replaced DeepL glossary %s: %s", old_id, err)
 
 
 def record(

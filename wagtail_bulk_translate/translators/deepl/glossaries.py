@@ -1,9 +1,9 @@
 """DeepL glossaries: create, replace and delete them through the official client.
 
-DeepL glossaries cannot be edited in place (v2), so a changed glossary is replaced: the new one
-is created first and the old one deleted after, so a translation running meanwhile always has
-one. DeepL keys glossaries by base language (``EN`` → ``DE``); each Wagtail language pair gets
-its own, so ``pt-br`` and ``pt-pt`` may differ.
+DeepL glossaries cannot be edited in place (v2), so a changed glossary is replaced: the sync
+creates the new one first and deletes the old one after, so a translation running meanwhile
+always has one. DeepL keys glossaries by base language (``EN`` → ``DE``); each Wagtail language
+pair gets its own, so ``pt-br`` and ``pt-pt`` may differ.
 """
 
 from __future__ import annotations
@@ -58,18 +58,10 @@ class DeepLGlossaries:
             self._pairs = {(p.source_lang.upper(), p.target_lang.upper()) for p in languages}
         return self._pairs
 
-    def replace(
-        self,
-        name: str,
-        pair: tuple[str, str],
-        entries: Mapping[str, str],
-        old_id: str = "",
-    ) -> str:
-        """Create the glossary, then delete ``old_id`` (if any); returns the new id."""
+    def create(self, name: str, pair: tuple[str, str], entries: Mapping[str, str]) -> str:
+        """Create a glossary of ``entries`` for DeepL's ``pair``; returns its id."""
         clean = clean_entries(entries)
         info = self.call(lambda client: client.create_glossary(name, pair[0], pair[1], clean))
-        if old_id:
-            self.delete(old_id)
         return str(info.glossary_id)
 
     def delete(self, glossary_id: str) -> None:

@@ -41,7 +41,7 @@ def add_term(page, term: str, *, translation: tuple[str, str] | None = None, nev
         page.get_by_role("button", name="Add translation").click()
         page.select_option("#id_translations-0-target_locale", label=translation[0])
         page.fill("#id_translations-0-target_term", translation[1])
-    page.get_by_role("button", name="Save").click()
+    page.get_by_role("button", name="Create", exact=True).click()
     page.wait_for_url(re.compile(r"/admin/bulk-translate/glossary/$"))
     expect(page.get_by_text(f"Glossary term '{term}' created.")).to_be_visible()
 

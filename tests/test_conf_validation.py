@@ -35,6 +35,9 @@ BAD_VALUES = {
     "SLUG_POLICY": ["transliterate", "", None],
     "SITE_LOCALES": [["fr.localhost"], {"fr.localhost": 3}, {2: "fr"}, {"fr.localhost": ""}],
     "EXCLUDE_FIELDS": [["demo.Testimonial"], {"demo.Testimonial": "author"}, {"x": [1]}],
+    "REVIEW_MIN_LENGTH_RATIO": [-0.1, "0.5", None],
+    "REVIEW_MAX_LENGTH_RATIO": [0, -1, "2.5", None],
+    "REVIEW_MIN_CHARACTERS": [-1, 2.5, "20", None],
 }
 
 # key → values the key accepts (besides its default).
@@ -66,6 +69,9 @@ GOOD_VALUES = {
     "SLUG_POLICY": ["derive", "keep", "translate"],
     "SITE_LOCALES": [{}, {"fr.localhost": "fr", "2": "de"}],
     "EXCLUDE_FIELDS": [{}, {"demo.Testimonial": ["author"]}, {"demo.Testimonial": ("author",)}],
+    "REVIEW_MIN_LENGTH_RATIO": [0, 0.8],
+    "REVIEW_MAX_LENGTH_RATIO": [1.5, 4],
+    "REVIEW_MIN_CHARACTERS": [0, 100],
 }
 
 

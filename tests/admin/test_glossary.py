@@ -220,3 +220,16 @@ def test_sync_now_queues_a_sync_and_is_logged(
     assert row.status == SyncStatus.PENDING
     assert task_queue.names() == ["sync_glossaries"]
     assert ModelLogEntry.objects.get(action=SYNC_REQUESTED).user == editor
+
+
+def test_the_terms_listing_warns_of_pairs_not_synced(editor_client):
+    index = reverse(f"{TERMS}:index")
+    assert "not synced to DeepL" not in editor_client.get(index).content.decode()
+    DeepLGlossary.objects.create(
+        source_locale=locale("en"), target_locale=locale("de"), status=SyncStatus.UNSUPPORTED
+    )
+
+    html = editor_client.get(index).content.decode()
+
+    assert "1 language pair is not synced to DeepL." in html
+    assert reverse(f"{DEEPL}:index") in html

@@ -6,16 +6,19 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.html import format_html_join
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+from wagtail.admin import messages
 from wagtail.admin.ui.tables import BooleanColumn, Column, DateColumn, TitleColumn
 from wagtail.admin.views import generic
 from wagtail.admin.widgets.button import HeaderButton
 
 from ... import api
-from ...models import GlossaryTerm
+from ...models import DeepLGlossary, GlossaryTerm, SyncStatus
 from ..views.mixins import ManageRunsRequiredMixin
 
 
@@ -29,7 +32,33 @@ def translations_summary(term: GlossaryTerm) -> str:
     )
 
 
+def warn_of_sync_problems(request: HttpRequest) -> None:
+    """Editors change terms here, not on the DeepL screen: tell them when a pair is not synced."""
+    problems = DeepLGlossary.objects.filter(status__in=(SyncStatus.FAILED, SyncStatus.UNSUPPORTED))
+    count = problems.count()
+    if count:
+        messages.warning(
+            request,
+            ngettext(
+                "%(count)d language pair is not synced to DeepL.",
+                "%(count)d language pairs are not synced to DeepL.",
+                count,
+            )
+            % {"count": count},
+            buttons=[
+                messages.button(
+                    reverse("wagtail_bulk_translate_deepl_glossaries:index"), _("See why")
+                )
+            ],
+        )
+
+
 class TermIndexView(ManageRunsRequiredMixin, generic.IndexView):
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not self.results_only:
+            warn_of_sync_problems(request)
+        return super().get(request, *args, **kwargs)
+
     def get_base_queryset(self) -> QuerySet[GlossaryTerm]:
         return (
             super()

@@ -13,7 +13,14 @@ from .engine.janitor import SweepReport, keep_janitor_alive
 from .engine.janitor import sweep as janitor_sweep
 from .engine.pauses import pause_run, resume_run
 from .errors import BulkTranslateError, ErrorCode, RunConfigurationError, ScopeError
-from .localize.review import CanarySample, SampleString, canary_samples
+from .localize.review import (
+    CanaryOutcome,
+    CanarySample,
+    SampleString,
+    canary_outcome,
+    canary_samples,
+    canary_units,
+)
 from .management.reporting import format_summary, progress_line
 from .revert.undo import (
     RevertRefused,
@@ -39,6 +46,7 @@ from .translators.base import Usage
 
 __all__ = [
     "BulkTranslateError",
+    "CanaryOutcome",
     "CanarySample",
     "CoverageKind",
     "CoverageRow",
@@ -53,7 +61,9 @@ __all__ = [
     "SweepReport",
     "Untranslatable",
     "Usage",
+    "canary_outcome",
     "canary_samples",
+    "canary_units",
     "cancel_run",
     "check_retry_filters",
     "check_revertible",

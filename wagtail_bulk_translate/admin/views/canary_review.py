@@ -26,7 +26,7 @@ from ...models import Run, Unit
 from ..actions import can_promote
 from ..forms import choice_field
 from ..objects import edit_url, objects_of_units, title
-from .mixins import ManageRunsRequiredMixin
+from .mixins import ManageRunsRequiredMixin, RunSubpageMixin
 from .run_page import load_run, run_title
 
 SAMPLES_PER_PAGE = 10
@@ -44,7 +44,9 @@ def preview_url(target: models.Model | None) -> str | None:
         return None
 
 
-class CanaryReviewView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, TemplateView):
+class CanaryReviewView(
+    ManageRunsRequiredMixin, RunSubpageMixin, WagtailAdminTemplateMixin, TemplateView
+):
     template_name = "wagtail_bulk_translate/runs/canary_review.html"
     page_title = gettext_lazy("Canary review")
     header_icon = "view"
@@ -53,17 +55,6 @@ class CanaryReviewView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, Templ
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         self.run = load_run(pk)
         return super().get(request, pk=pk)
-
-    def get_breadcrumbs_items(self) -> list[dict[str, Any]]:
-        return [
-            *self.breadcrumbs_items,
-            {"url": reverse("wagtail_bulk_translate:index"), "label": _("Bulk translation")},
-            {
-                "url": reverse("wagtail_bulk_translate:inspect", args=[self.run.pk]),
-                "label": run_title(self.run),
-            },
-            {"url": "", "label": self.get_page_title()},
-        ]
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)

@@ -11,6 +11,8 @@
  *   [data-bt-progress] / [data-bt-progress-bar]   the progress bar
  *   [data-bt-status]                              the status tag (data-bt-run-status = raw value)
  *   [data-bt-count="<unit status>"]               unit counts
+ *   [data-bt-if-count="<unit status>"]            shown only while that count is not 0
+ *   [data-bt-done], [data-bt-total]               units done (ran) and in all
  *   [data-bt-eta], [data-bt-billed]               ETA and characters billed
  *   [data-bt-breakdown="by_locale|by_model"]      tables whose <tbody> is rebuilt
  *   [data-bt-action="<name>"]                     shown only when the action is allowed
@@ -76,6 +78,9 @@
       STATUSES.forEach((status) => {
         this.all(`[data-bt-count="${status}"]`).forEach((el) => {
           el.textContent = (data.units[status] || 0).toLocaleString();
+        });
+        this.all(`[data-bt-if-count="${status}"]`).forEach((el) => {
+          el.hidden = !data.units[status];
         });
       });
       this.all('[data-bt-status]').forEach((el) => {

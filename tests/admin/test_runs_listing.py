@@ -88,3 +88,11 @@ def test_queries_do_not_grow_with_active_runs(admin_client, count_queries):
     with count_queries() as many:
         assert admin_client.get(reverse(INDEX)).status_code == 200
     assert len(many.captured_queries) == len(few.captured_queries)
+
+
+def test_units_still_running_in_a_cancelled_run_are_shown(admin_client):
+    run = make_run(units=10, status="cancelled", finished_at=timezone.now())
+    run.units.filter(status="pending").update(status="cancelled", error_code="cancelled")
+    row = row_of(admin_client.get(reverse(INDEX)).content.decode(), run)
+    text = " ".join(strip_tags(row).split())
+    assert "2 cancelled" in text and "2 running" in text  # they finish after the cancel

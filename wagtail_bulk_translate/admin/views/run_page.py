@@ -18,7 +18,7 @@ from django.utils.translation import ngettext
 from django.views import View
 from wagtail.admin.views import generic
 
-from ...api import ErrorCode, revert_summary
+from ...api import ErrorCode, revert_summary, worker_command
 from ...models import Run, RunStatus, Unit, UnitStatus
 from ..actions import ACTIONS, allowed_actions
 from ..columns import run_title
@@ -139,6 +139,7 @@ class RunPageView(ManageRunsRequiredMixin, generic.InspectView):
             error_labels=dict(ErrorCode.choices),
             retry_form=RetryForm(report=report),
             workers_docs_url=WORKERS_DOCS_URL,
+            worker_command=worker_command(),
             promotion=run.promotions.order_by("pk").first() if run.is_canary else None,
             status_counts=[
                 (value, label, report.progress.counts[value]) for value, label in UnitStatus.choices

@@ -21,7 +21,14 @@ from .glossary.csv_io import (
     export_queryset,
     import_csv,
 )
-from .localize.review import CanarySample, SampleString, canary_samples
+from .localize.review import (
+    CanaryOutcome,
+    CanarySample,
+    SampleString,
+    canary_outcome,
+    canary_samples,
+    canary_units,
+)
 from .management.reporting import format_summary, progress_line
 from .revert.undo import (
     RevertRefused,
@@ -47,6 +54,7 @@ from .translators.base import Usage
 
 __all__ = [
     "BulkTranslateError",
+    "CanaryOutcome",
     "CanarySample",
     "CoverageKind",
     "CoverageRow",
@@ -63,7 +71,9 @@ __all__ = [
     "SweepReport",
     "Untranslatable",
     "Usage",
+    "canary_outcome",
     "canary_samples",
+    "canary_units",
     "cancel_run",
     "check_retry_filters",
     "check_revertible",

@@ -161,3 +161,33 @@ def test_a_run_being_reverted_keeps_its_page_polling_until_the_revert_ends(admin
     assert data["is_finished"] is True and data["status_label"] == "Reverted"
     html = admin_client.get(page(run)).content.decode()
     assert 'data-bt-run-status-finished-value="true"' in html
+
+
+@pytest.mark.parametrize(
+    ("seconds", "label"),
+    [
+        (0, "about 1 second"),
+        (1, "about 1 second"),
+        (2, "about 2 seconds"),
+        (89, "about 89 seconds"),
+        (90, "about 2 minutes"),
+        (60 * 60, "about 60 minutes"),
+        (90 * 60, "about 1.5 hours"),
+        (2 * 3600, "about 2 hours"),
+        (None, ""),
+    ],
+)
+def test_time_left_reads_in_words(seconds, label):
+    from wagtail_bulk_translate.admin.views.run_page import duration_label
+
+    assert duration_label(seconds) == label
+
+
+def test_the_run_page_loads_its_final_report_in_place(admin_client):
+    run = make_run(units=4)
+    html = admin_client.get(page(run)).content.decode()
+    assert f'data-bt-run-status-report-value="{page(run)}"' in html
+    assert "data-bt-final-report" not in html
+    run.status, run.finished_at = "partial", timezone.now()
+    run.save()
+    assert "data-bt-final-report" in admin_client.get(page(run)).content.decode()

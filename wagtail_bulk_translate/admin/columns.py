@@ -1,13 +1,15 @@
-"""Table columns of the runs listing (values come from the listing's annotations)."""
+"""Table columns of the runs listing (values come from the listing's annotations), and its
+table, whose active rows follow their runs live (the run page's status poller, per row)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from django.urls import reverse
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
-from wagtail.admin.ui.tables import Column, StatusTagColumn
+from wagtail.admin.ui.tables import Column, StatusTagColumn, Table, UserColumn
 
 from ..models import Run, RunStatus
 from .progress import Progress
@@ -41,6 +43,47 @@ class RunStatusColumn(StatusTagColumn):
             primary=lambda run: run.status in RunStatus.active,
             **kwargs,
         )
+
+
+def canary_label(run: Run) -> str:
+    """ "canary of 20" for a canary, nothing for a full run (not a red cross: not an error)."""
+    if not run.is_canary:
+        return ""
+    return _("canary of %(n)d") % {"n": run.canary_size}
+
+
+class StartedByColumn(UserColumn):
+    """Who started the run; a run started by the command line says so."""
+
+    cell_template_name = f"{TEMPLATES}/user_cell.html"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(
+            "created_by",
+            label=gettext_lazy("Started by"),
+            blank_display_name=gettext_lazy("Command line"),
+            **kwargs,
+        )
+
+
+class RunTable(Table):
+    """The runs table: each active run's row polls its status endpoint (``bt-run-status``) and
+    updates its status, progress and counts in place; the listing itself is not re-queried."""
+
+    def get_row_attrs(self, instance: Run) -> dict[str, Any]:
+        attrs = super().get_row_attrs(instance)
+        if instance.status in RunStatus.active or instance.is_reverting:
+            attrs.update(live_status_attrs(instance))
+        return attrs
+
+
+def live_status_attrs(run: Run) -> dict[str, str]:
+    """Attributes that make an element follow ``run`` through the ``bt-run-status`` poller."""
+    return {
+        "data-controller": "bt-run-status",
+        "data-bt-run-status-url-value": reverse("wagtail_bulk_translate:status", args=[run.pk]),
+        "data-bt-run": str(run.pk),
+    }
 
 
 class ProgressValueColumn(Column):

@@ -1,4 +1,5 @@
-"""The dashboard panel: runs in progress, the last finished run, the coverage report."""
+"""The dashboard panel: runs in progress (their bars follow them live, through the run page's
+status poller, and say when no worker is running), the last finished run, the coverage report."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from wagtail.admin.ui.components import Component
 
+from ..api import worker_command
 from ..models import Run, RunStatus
+from .columns import live_status_attrs, run_title
 from .permissions import can_manage_runs
-from .progress import Progress, annotate_progress
+from .progress import Progress, annotate_progress, has_no_worker
 
 ACTIVE_SHOWN = 5
 COVERAGE_URL_NAME = "wagtail_bulk_translate_coverage"
@@ -21,17 +24,32 @@ class RunsPanel(Component):
     template_name = "wagtail_bulk_translate/panels/runs.html"
     order = 150
 
+    class Media:
+        js = ["wagtail_bulk_translate/js/run-status.js"]
+
     def get_context_data(self, parent_context: dict[str, Any]) -> dict[str, Any]:
         runs = annotate_progress(Run.objects.select_related("source_locale"))
         active = list(runs.filter(status__in=RunStatus.active)[:ACTIVE_SHOWN])
         last = runs.filter(status__in=RunStatus.terminal).order_by("-finished_at", "-pk").first()
         return {
-            "active": [(run, Progress.from_annotated(run)) for run in active],
+            "active": [active_row(run) for run in active],
             "last": (last, Progress.from_annotated(last)) if last else None,
+            "worker_command": worker_command(),
             "coverage_url": coverage_url(),
             "index_url": reverse("wagtail_bulk_translate:index"),
             "add_url": reverse("wagtail_bulk_translate:add"),
         }
+
+
+def active_row(run: Any) -> dict[str, Any]:
+    progress = Progress.from_annotated(run)
+    return {
+        "run": run,
+        "title": run_title(run),
+        "progress": progress,
+        "no_worker": has_no_worker(run, progress),
+        "live_attrs": live_status_attrs(run),
+    }
 
 
 def coverage_url() -> str | None:

@@ -71,8 +71,14 @@ class Progress:
         return sum(self.counts[status] for status in UnitStatus.in_flight)
 
     @property
+    def cancelled(self) -> int:
+        """Units that will not run: a part of their own, neither done nor to do."""
+        return self.counts[UnitStatus.CANCELLED]
+
+    @property
     def done(self) -> int:
-        return self.total - self.in_flight
+        """Units that ran: succeeded, skipped or failed."""
+        return self.total - self.in_flight - self.cancelled
 
     @property
     def is_finished(self) -> bool:
@@ -80,12 +86,11 @@ class Progress:
 
     @property
     def percent(self) -> int:
-        if self.is_finished and not self.in_flight:
-            return 100
+        """The share of units done, rounded down: 100 only once every unit ran (a cancelled
+        run stops short of it by its cancelled units)."""
         if not self.total:
-            return 0
-        # Never show 100 % before the last unit: rounding down keeps the bar honest.
-        return min(99 if self.in_flight else 100, self.done * 100 // self.total)
+            return 100 if self.is_finished else 0
+        return self.done * 100 // self.total
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -93,6 +98,7 @@ class Progress:
             "total": self.total,
             "done": self.done,
             "in_flight": self.in_flight,
+            "cancelled": self.cancelled,
             "enumeration_done": self.enumeration_done,
             "units": self.counts,
             "billed_characters": self.billed_characters,

@@ -6,30 +6,28 @@ Every action goes through ``wagtail_bulk_translate.api`` and is recorded in the 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from django import forms
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views import View
 from wagtail.admin import messages
+from wagtail.admin.utils import get_user_display_name
+from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 
 from ... import api
 from ...models import Run, UnitStatus
 from .. import log_actions
 from ..actions import CANCEL, PAUSE, PROMOTE, RESUME, RETRY, REVERT, allowed_actions
-from ..forms import choice_field
 from ..objects import objects_of_units, title
 from ..permissions import ScopeNotAllowed, check_user_can_translate
 from ..progress import Progress, run_report
-from .mixins import ManageRunsRequiredMixin
-from .run_page import load_run, retry_choices, run_title
-
-if TYPE_CHECKING:
-    from django_stubs_ext import StrOrPromise
+from ..retry_form import RetryForm
+from .mixins import ManageRunsRequiredMixin, RunSubpageMixin
+from .run_page import load_run, run_title
 
 REVERT_SAMPLE = 20
 
@@ -85,20 +83,24 @@ def progress_of(run: Run) -> Progress:
     return Progress(run.status, run.unit_counts(), run.enumeration_done)
 
 
-class ConfirmedActionView(RunActionView):
-    """A destructive action: GET renders a confirmation page, POST (with confirm) acts."""
+class ConfirmedActionView(RunSubpageMixin, WagtailAdminTemplateMixin, RunActionView):
+    """A destructive action: GET renders a confirmation page (in Wagtail's admin layout, with
+    its header bar), POST (with confirm) acts."""
 
     http_method_names = ["get", "post"]
-    confirm_template = "wagtail_bulk_translate/runs/confirm_action.html"
+    template_name = "wagtail_bulk_translate/runs/confirm_action.html"
+    header_icon = "globe"
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         self.run = load_run(pk)
         if self.action not in allowed_actions(self.run, progress_of(self.run)):
             messages.error(request, self.refused_message())
             return redirect("wagtail_bulk_translate:inspect", pk)
-        context = {"run": self.run, "run_title": run_title(self.run), "action": self.action}
+        context = self.get_context_data(
+            run=self.run, run_title=run_title(self.run), action=self.action
+        )
         context.update(self.confirmation_context())
-        return TemplateResponse(request, self.confirm_template, context)
+        return self.render_to_response(context)
 
     def confirmation_context(self) -> dict:
         return {}
@@ -107,6 +109,7 @@ class ConfirmedActionView(RunActionView):
 class CancelView(ConfirmedActionView):
     action, log_action = CANCEL, log_actions.CANCELLED
     past_participle = "cancelled"
+    page_title = gettext_lazy("Cancel")
 
     def confirmation_context(self) -> dict:
         pending = self.run.units.filter(status=UnitStatus.PENDING).count()
@@ -125,6 +128,7 @@ class CancelView(ConfirmedActionView):
 class RevertView(ConfirmedActionView):
     action, log_action = REVERT, log_actions.REVERTED
     past_participle = "reverted"
+    page_title = gettext_lazy("Revert")
     writes_content = True
 
     def confirmation_context(self) -> dict:
@@ -164,7 +168,7 @@ class PauseView(RunActionView):
     past_participle = "paused"
 
     def perform(self) -> HttpResponse:
-        message = _("Paused by %(user)s.") % {"user": self.request.user.get_username()}
+        message = _("Paused by %(user)s.") % {"user": get_user_display_name(self.request.user)}
         if not api.pause_run(self.run.pk, message=message):
             raise api.RunConfigurationError(_("The run had already stopped."))
         return self.done(
@@ -184,32 +188,18 @@ class ResumeView(RunActionView):
         return self.done(_("%(run)s resumed.") % {"run": run_title(self.run)})
 
 
-class RetryForm(forms.Form):
-    models = forms.MultipleChoiceField(required=False)
-    locales = forms.MultipleChoiceField(required=False)
-    error_codes = forms.MultipleChoiceField(required=False)
-
-    def __init__(
-        self, *args: Any, choices: dict[str, list[tuple[str, StrOrPromise]]], **kwargs: Any
-    ) -> None:
-        super().__init__(*args, **kwargs)
-        choice_field(self, "models").choices = choices["models"]
-        choice_field(self, "locales").choices = choices["locales"]
-        choice_field(self, "error_codes").choices = choices["codes"]
-
-
 class RetryView(RunActionView):
     action, log_action = RETRY, log_actions.RETRIED
     past_participle = "retried"
     writes_content = True
 
     def perform(self) -> HttpResponse:
-        form = RetryForm(self.request.POST, choices=retry_choices(run_report(self.run)))
+        form = RetryForm(self.request.POST, report=run_report(self.run))
         if not form.is_valid():
             raise api.RunConfigurationError(
                 _("Those filters match no failed unit of this run: choose among those listed.")
             )
-        filters = {name: form.cleaned_data[name] for name in ("models", "locales", "error_codes")}
+        filters = form.filters()
         queued = api.retry_failed(self.run.pk, **filters)
         if not queued:
             raise api.RunConfigurationError(

@@ -5,21 +5,17 @@ from __future__ import annotations
 from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from wagtail.admin.ui.tables import (
-    BooleanColumn,
-    Column,
-    DateColumn,
-    NumberColumn,
-    TitleColumn,
-    UserColumn,
-)
+from wagtail.admin.ui.tables import Column, DateColumn, NumberColumn, TitleColumn
 from wagtail.admin.views import generic
 
 from ...models import Run
 from ..columns import (
     ProgressColumn,
     RunStatusColumn,
+    RunTable,
+    StartedByColumn,
     UnitCountsColumn,
+    canary_label,
     run_title,
     scope_summary,
 )
@@ -34,7 +30,9 @@ class RunIndexView(ManageRunsRequiredMixin, generic.IndexView):
     filterset_class = RunFilterSet
     page_title = _("Bulk translation")
     add_item_label = _("New run")
+    template_name = "wagtail_bulk_translate/runs/index.html"
     results_template_name = "wagtail_bulk_translate/runs/index_results.html"
+    table_class = RunTable
     list_per_page = 20
 
     @property
@@ -46,9 +44,9 @@ class RunIndexView(ManageRunsRequiredMixin, generic.IndexView):
             UnitCountsColumn(),
             NumberColumn("n_characters", label=_("Characters billed")),
             Column("get_mode_display", label=_("Mode")),
-            BooleanColumn("is_canary", label=_("Canary")),
+            Column("canary", label=_("Canary"), accessor=canary_label),
             Column("scope", label=_("Scope"), accessor=scope_summary),
-            UserColumn("created_by", label=_("Started by")),
+            StartedByColumn(),
             DateColumn("created_at", label=_("Started"), sort_key="created_at"),
         ]
 

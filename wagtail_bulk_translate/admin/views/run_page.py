@@ -6,7 +6,7 @@ is paginated and loads its objects in bulk per content type.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
@@ -14,20 +14,19 @@ from django.http import HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views import View
 from wagtail.admin.views import generic
 
-from ...api import ErrorCode, revert_summary
+from ...api import ErrorCode, revert_summary, worker_command
 from ...models import Run, RunStatus, Unit, UnitStatus
 from ..actions import ACTIONS, allowed_actions
 from ..columns import run_title
 from ..objects import edit_url, objects_of_units, title
 from ..permissions import run_permission_policy
 from ..progress import RunReport, run_report
+from ..retry_form import RetryForm
 from .mixins import ManageRunsRequiredMixin
-
-if TYPE_CHECKING:
-    from django_stubs_ext import StrOrPromise
 
 FAILURES_PER_PAGE = 25
 REVERT_REFUSALS_SHOWN = 50
@@ -41,13 +40,19 @@ def load_run(pk: int) -> Run:
 
 
 def duration_label(seconds: int | None) -> str:
+    """ "about 1 second", "about 5 minutes", "about 1.5 hours": rounded, in words."""
     if seconds is None:
         return ""
     if seconds < 90:
-        return _("about %(n)d seconds") % {"n": max(seconds, 1)}
+        n = max(seconds, 1)
+        return ngettext("about %(n)d second", "about %(n)d seconds", n) % {"n": n}
     if seconds < 90 * 60:
-        return _("about %(n)d minutes") % {"n": round(seconds / 60)}
-    return _("about %(n).1f hours") % {"n": seconds / 3600}
+        n = round(seconds / 60)
+        return ngettext("about %(n)d minute", "about %(n)d minutes", n) % {"n": n}
+    hours = round(seconds / 3600, 1)
+    if hours.is_integer():
+        return ngettext("about %(n)d hour", "about %(n)d hours", int(hours)) % {"n": hours}
+    return _("about %(n).1f hours") % {"n": hours}
 
 
 def status_payload(run: Run, report: RunReport) -> dict[str, Any]:
@@ -132,8 +137,9 @@ class RunPageView(ManageRunsRequiredMixin, generic.InspectView):
             target_codes=sorted(run.target_locales.values_list("language_code", flat=True)),
             failures=self.failures_page(run),
             error_labels=dict(ErrorCode.choices),
-            retry_filters=retry_filters(report),
+            retry_form=RetryForm(report=report),
             workers_docs_url=WORKERS_DOCS_URL,
+            worker_command=worker_command(),
             promotion=run.promotions.order_by("pk").first() if run.is_canary else None,
             status_counts=[
                 (value, label, report.progress.counts[value]) for value, label in UnitStatus.choices
@@ -178,15 +184,6 @@ def breakdown_rows(table: dict[str, dict[str, int]], names: dict[str, str]) -> l
     ]
 
 
-def retry_filters(report: RunReport) -> list[tuple[str, str, list]]:
-    choices = retry_choices(report)
-    return [
-        ("models", _("Type"), choices["models"]),
-        ("locales", _("Locale"), choices["locales"]),
-        ("error_codes", _("Reason"), choices["codes"]),
-    ]
-
-
 def revert_refusals(run: Run) -> list[dict[str, str]]:
     units = list(
         run.units.exclude(revert_refused="")
@@ -202,20 +199,3 @@ def revert_refusals(run: Run) -> list[dict[str, str]]:
         }
         for u in units
     ]
-
-
-def retry_choices(report: RunReport) -> dict[str, list[tuple[str, StrOrPromise]]]:
-    """Filters the retry form offers: only models, locales and codes that have failures."""
-    failed = UnitStatus.FAILED
-    return {
-        "models": [
-            (label, report.model_names[label])
-            for label, row in report.by_model.items()
-            if row[failed]
-        ],
-        "locales": [(code, code) for code, row in report.by_locale.items() if row[failed]],
-        "codes": [
-            (code, ErrorCode(code).label if code in ErrorCode.values else code)
-            for code in sorted(report.failures)
-        ],
-    }

@@ -2,18 +2,23 @@
  * bt-run-status: keeps a run page up to date by polling its JSON status endpoint.
  *
  * Polls every `interval` milliseconds while the run is active and the tab is visible; stops for
- * good once the run is finished (and then offers to reload for the final report). Everything
- * inserted comes from JSON and goes in with textContent, never innerHTML.
+ * good once the run is finished. With a `report` URL (the run page), the final report is then
+ * fetched and swapped in place of the controller's element (same-origin HTML the server rendered
+ * and escaped; its replacement starts finished, so it does not poll). Everything else inserted
+ * comes from JSON and goes in with textContent, never innerHTML.
  *
  * Markup hooks (inside the controller's element):
  *   [data-bt-progress] / [data-bt-progress-bar]   the progress bar
  *   [data-bt-status]                              the status tag (data-bt-run-status = raw value)
  *   [data-bt-count="<unit status>"]               unit counts
+ *   [data-bt-if-count="<unit status>"]            shown only while that count is not 0
+ *   [data-bt-done], [data-bt-total]               units done (ran) and in all
  *   [data-bt-eta], [data-bt-billed]               ETA and characters billed
  *   [data-bt-breakdown="by_locale|by_model"]      tables whose <tbody> is rebuilt
  *   [data-bt-action="<name>"]                     shown only when the action is allowed
  *   [data-bt-counting]                            shown while the scope is being enumerated
- *   [data-bt-no-worker], [data-bt-finished-notice] notices shown when relevant
+ *   [data-bt-no-worker], [data-bt-finished-notice] notices shown when relevant (the finished
+ *                                                 notice only if the final report cannot load)
  */
 (() => {
   const STATUSES = ['pending', 'running', 'succeeded', 'skipped', 'failed', 'cancelled'];
@@ -21,6 +26,7 @@
   class RunStatusController extends window.StimulusModule.Controller {
     static values = {
       url: String,
+      report: String,
       interval: { type: Number, default: 3000 },
       finished: { type: Boolean, default: false },
     };
@@ -73,6 +79,9 @@
         this.all(`[data-bt-count="${status}"]`).forEach((el) => {
           el.textContent = (data.units[status] || 0).toLocaleString();
         });
+        this.all(`[data-bt-if-count="${status}"]`).forEach((el) => {
+          el.hidden = !data.units[status];
+        });
       });
       this.all('[data-bt-status]').forEach((el) => {
         el.textContent = data.status_label;
@@ -95,6 +104,23 @@
       if (data.is_finished) {
         this.finishedValue = true;
         this.stop();
+        this.showFinalReport();
+      }
+    }
+
+    async showFinalReport() {
+      try {
+        if (!this.reportValue) throw new Error('no report to load');
+        const response = await fetch(this.reportValue, {
+          headers: { Accept: 'text/html' },
+          credentials: 'same-origin',
+        });
+        if (!response.ok) throw new Error(`report answered ${response.status}`);
+        const html = new DOMParser().parseFromString(await response.text(), 'text/html');
+        const report = html.querySelector(`[data-bt-run="${this.element.dataset.btRun}"]`);
+        if (!report) throw new Error('no report in the page');
+        this.element.replaceWith(document.importNode(report, true));
+      } catch (error) {
         this.all('[data-bt-finished-notice]').forEach((el) => {
           el.hidden = false;
         });

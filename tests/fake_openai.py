@@ -196,7 +196,7 @@ class FakeOpenAI(FakeServer):
         key = r.headers.get("authorization", "").removeprefix("Bearer ")
         if not key or key in self.rejected_keys:
             return 401, error("Incorrect API key provided.", "invalid_api_key"), {}
-        if not r.path.endswith("/chat/completions") or http_method_is_get(r):
+        if not is_chat_completions(r.path) or not r.body:
             return 404, error("Not found", "not_found"), {}
         r.items = {
             item["id"]: item["text"]
@@ -331,8 +331,11 @@ class FakeOpenAI(FakeServer):
         return next(iter(r.items), None)
 
 
-def http_method_is_get(r: ChatRequest) -> bool:
-    return not r.body
+def is_chat_completions(path: str) -> bool:
+    """OpenAI's path, or Azure's (a deployment's)."""
+    return path == "/v1/chat/completions" or (
+        path.startswith("/openai/deployments/") and path.endswith("/chat/completions")
+    )
 
 
 @pytest.fixture

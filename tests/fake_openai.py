@@ -211,7 +211,9 @@ class FakeOpenAI(FakeServer):
         if refused is not None:
             return refused
         content, finish, refusal = self.answer(r, fault)
-        r.prompt_tokens = sum(tokens(str(m.get("content", ""))) + TOKENS_PER_MESSAGE for m in r.messages)
+        r.prompt_tokens = sum(
+            tokens(str(m.get("content", ""))) + TOKENS_PER_MESSAGE for m in r.messages
+        )
         r.completion_tokens = tokens(content or refusal or "")
         completion = {
             "id": f"chatcmpl-{len(self.requests)}",
@@ -259,34 +261,50 @@ class FakeOpenAI(FakeServer):
             if self.quota_after is not None and len(self.answered()) >= self.quota_after:
                 self.quota_exceeded, self.quota_after = True, None
         if kind == "quota" or self.quota_exceeded:
-            return 429, error(
-                "You exceeded your current quota, please check your plan and billing details.",
-                "insufficient_quota",
-                kind="insufficient_quota",
-            ), {}
+            return (
+                429,
+                error(
+                    "You exceeded your current quota, please check your plan and billing details.",
+                    "insufficient_quota",
+                    kind="insufficient_quota",
+                ),
+                {},
+            )
         format_type = (r.body.get("response_format") or {}).get("type")
         if format_type and not self.supports.get(format_type, True):
-            return 400, error(
-                f"Invalid parameter: 'response_format' of type '{format_type}' is not "
-                "supported with this model.",
-                None,
-                "response_format",
-            ), {}
+            return (
+                400,
+                error(
+                    f"Invalid parameter: 'response_format' of type '{format_type}' is not "
+                    "supported with this model.",
+                    None,
+                    "response_format",
+                ),
+                {},
+            )
         if "temperature" in r.body and not self.accepts_temperature:
-            return 400, error(
-                f"Unsupported value: 'temperature' does not support {r.body['temperature']} "
-                "with this model. Only the default (1) value is supported.",
-                "unsupported_value",
-                "temperature",
-            ), {}
+            return (
+                400,
+                error(
+                    f"Unsupported value: 'temperature' does not support {r.body['temperature']} "
+                    "with this model. Only the default (1) value is supported.",
+                    "unsupported_value",
+                    "temperature",
+                ),
+                {},
+            )
         prompt = sum(tokens(str(m.get("content", ""))) for m in r.messages)
         if kind == "context_length" or prompt > self.context_tokens:
-            return 400, error(
-                f"This model's maximum context length is {self.context_tokens} tokens. However, "
-                f"your messages resulted in {prompt} tokens.",
-                "context_length_exceeded",
-                "messages",
-            ), {}
+            return (
+                400,
+                error(
+                    f"This model's maximum context length is {self.context_tokens} tokens. "
+                    f"However, your messages resulted in {prompt} tokens.",
+                    "context_length_exceeded",
+                    "messages",
+                ),
+                {},
+            )
         return None
 
     def answer(self, r: ChatRequest, fault: Fault | None) -> tuple[str | None, str, str | None]:

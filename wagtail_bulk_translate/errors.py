@@ -32,8 +32,9 @@ class ErrorCode(models.TextChoices):
     INVALID_MARKUP = "invalid_markup", _("The translator returned broken markup")
     TOO_LARGE = "too_large", _("Content too large for the translator")
     MODEL_REFUSED = "model_refused", _("The language model refused to translate this text")
-    SUSPICIOUS_OUTPUT = "suspicious_output", _(
-        "The language model's answer did not look like a translation"
+    SUSPICIOUS_OUTPUT = (
+        "suspicious_output",
+        _("The language model's answer did not look like a translation"),
     )
     INVALID_ANSWER = "invalid_answer", _("The language model's answer could not be read")
     TRANSLATOR_ERROR = "translator_error", _("The translator failed")

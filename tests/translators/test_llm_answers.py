@@ -43,7 +43,11 @@ def test_a_context_length_error_splits_the_batch(llm, fake_openai):
     fake_openai.fail_next("context_length")
     result = llm().translate_texts(EN, DE, TEXTS)
     assert set(result.texts) == set(TEXTS)
-    assert [(r.status, len(r.items)) for r in fake_openai.requests] == [(400, 4), (200, 2), (200, 2)]
+    assert [(r.status, len(r.items)) for r in fake_openai.requests] == [
+        (400, 4),
+        (200, 2),
+        (200, 2),
+    ]
 
 
 def test_a_text_too_long_for_the_context_is_refused_alone(llm, fake_openai):

@@ -86,7 +86,7 @@ def test_a_rejected_key_is_a_configuration_error(llm, fake_openai):
 
 
 def test_a_wrong_base_url_is_a_configuration_error(llm, fake_openai):
-    with pytest.raises(TranslatorConfigError, match="404.*BASE_URL"):
+    with pytest.raises(TranslatorConfigError, match=r"404.*BASE_URL"):
         llm(BASE_URL=fake_openai.url + "/nowhere").translate_texts(EN, DE, ["Hi there."])
 
 

@@ -47,7 +47,7 @@ SCHEMA = {
 }
 
 
-class BadAnswer(Exception):  # noqa: N818 (the translator splits the batch on it)
+class BadAnswer(Exception):
     """An answer that cannot stand for the batch; ``code`` is the ErrorCode of a single text
     that keeps failing this way, ``words`` what the model said, if anything."""
 
@@ -124,6 +124,6 @@ def suspicion(source: str, translated: str, bounds: Bounds) -> str | None:
         if not bounds.min_ratio <= ratio <= bounds.max_ratio:
             return (
                 f"the answer is {ratio:.2f} times as long as the source (allowed: "
-                f"{bounds.min_ratio}–{bounds.max_ratio}, MIN_LENGTH_RATIO/MAX_LENGTH_RATIO)"
+                f"{bounds.min_ratio} to {bounds.max_ratio}, MIN_LENGTH_RATIO/MAX_LENGTH_RATIO)"
             )
     return None

@@ -79,9 +79,7 @@ class TranslateCall:
 
     def batches(self, bodies: list[str]) -> list[list[str]]:
         max_characters, max_texts = self.translator.limits()
-        return packing.pack(
-            bodies, self.body_context(), self.protected, max_characters, max_texts
-        )
+        return packing.pack(bodies, self.body_context(), self.protected, max_characters, max_texts)
 
     def body_context(self) -> dict[str, TextContext]:
         found = {}

@@ -31,16 +31,16 @@ logger = logging.getLogger(__name__)
 BACKOFF_MULTIPLIER = 2.0
 BACKOFF_JITTER = 0.2
 # A retry-after longer than this is not waited for in the call: the unit backs off instead.
-MAX_RETRY_WAIT_SECONDS = 30.0
+MAX_RETRY_WAIT_SECONDS = 10.0
 # Parameters some models refuse (reasoning models take no temperature, some servers no seed).
 OPTIONAL_PARAMETERS = ("temperature", "seed")
 
 
-class ContextTooLong(Exception):  # noqa: N818 (a signal, not a failure)
+class ContextTooLong(Exception):
     """The request does not fit the model's context window: send smaller batches."""
 
 
-class UnsupportedParameter(Exception):  # noqa: N818
+class UnsupportedParameter(Exception):
     """The model refuses an optional parameter (``temperature`` or ``seed``)."""
 
     def __init__(self, parameter: str) -> None:
@@ -129,14 +129,18 @@ def retry_wait(err: openai.OpenAIError, delay: float) -> float | None:
     return min(delay, MAX_RETRY_WAIT_SECONDS) * (1 + BACKOFF_JITTER * random.uniform(-1, 1))
 
 
+def error_body(err: openai.OpenAIError) -> dict[str, Any]:
+    """The ``error`` object of an API error's JSON body (some servers send it bare)."""
+    body = getattr(err, "body", None)
+    if not isinstance(body, dict):
+        return {}
+    nested = body.get("error")
+    return nested if isinstance(nested, dict) else body
+
+
 def error_field(err: openai.OpenAIError, name: str) -> str:
     """``code``, ``param`` or ``type`` of an API error, wherever the server put it."""
-    value = getattr(err, name, None)
-    body = getattr(err, "body", None)
-    if not value and isinstance(body, dict):
-        nested = body.get("error") if isinstance(body.get("error"), dict) else body
-        value = nested.get(name)
-    return str(value or "")
+    return str(getattr(err, name, None) or error_body(err).get(name) or "")
 
 
 def translator_error(err: openai.OpenAIError) -> Exception:
@@ -177,8 +181,10 @@ def translator_error(err: openai.OpenAIError) -> Exception:
 def bad_request(err: openai.APIStatusError, message: str) -> Exception:
     code, param = error_field(err, "code"), error_field(err, "param")
     lowered = message.lower()
-    if code == "context_length_exceeded" or "context length" in lowered or "context window" in (
-        lowered
+    if (
+        code == "context_length_exceeded"
+        or "context length" in lowered
+        or "context window" in (lowered)
     ):
         return ContextTooLong(message)
     if param in OPTIONAL_PARAMETERS:
@@ -189,13 +195,10 @@ def bad_request(err: openai.APIStatusError, message: str) -> Exception:
             'translator\'s RESPONSE_FORMAT option to "json_object" (JSON mode) for servers '
             'without JSON-schema support, or "json_schema" for those without JSON mode.'
         )
-    return TranslatorError(f"The model server refused the request (HTTP {err.status_code}): {message}")
+    return TranslatorError(
+        f"The model server refused the request (HTTP {err.status_code}): {message}"
+    )
 
 
 def describe(err: openai.APIStatusError) -> str:
-    body = err.body
-    if isinstance(body, dict):
-        nested = body.get("error") if isinstance(body.get("error"), dict) else body
-        if nested.get("message"):
-            return str(nested["message"])
-    return str(err.message)
+    return str(error_body(err).get("message") or err.message)

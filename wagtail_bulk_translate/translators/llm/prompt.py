@@ -92,7 +92,10 @@ def load_glossary(options: Mapping[str, Any], source_code: str, target_code: str
 
 def instructions(options: Mapping[str, Any], target_code: str) -> str:
     """The site's instructions, then the target locale's."""
-    parts = [options.get("INSTRUCTIONS") or "", for_locale(options.get("LOCALE_INSTRUCTIONS"), target_code) or ""]
+    parts = [
+        options.get("INSTRUCTIONS") or "",
+        for_locale(options.get("LOCALE_INSTRUCTIONS"), target_code) or "",
+    ]
     return "\n".join(part.strip() for part in parts if part and part.strip())
 
 

@@ -147,8 +147,9 @@ class LLMTranslator(BulkTranslator):
             ids = {body: str(n) for n, body in enumerate(batch, start=1)}
             sent = sum(len(m["content"]) for m in call.messages(ids))
             expected = [{"id": i, "text": call.protected[b].text} for b, i in ids.items()]
-            answer = len(json.dumps({"translations": expected}, ensure_ascii=False))
-            answer += sum(len(call.protected[b].text) for b in batch) * (EXPANSION - 1)
+            answer = len(json.dumps({"translations": expected}, ensure_ascii=False)) + sum(
+                len(call.protected[b].text) * (EXPANSION - 1) for b in batch
+            )
             spend += self.spend_of(
                 math.ceil(sent / CHARACTERS_PER_TOKEN) + 2 * TOKENS_PER_MESSAGE,
                 math.ceil(answer / CHARACTERS_PER_TOKEN),
@@ -203,7 +204,7 @@ class LLMTranslator(BulkTranslator):
 
     @classmethod
     def longest_call_seconds(cls, options: dict[str, Any]) -> float | None:
-        """One request with its retries: TIMEOUT × (MAX_RETRIES + 1), plus the waits between
+        """One request with its retries: TIMEOUT * (MAX_RETRIES + 1), plus the waits between
         tries. A batch whose answer fails is split, which adds requests (each bounded alike)."""
         from .http import MAX_RETRY_WAIT_SECONDS
 
@@ -321,4 +322,6 @@ def option_number(options: Mapping[str, Any], name: str, default: Any, kind: typ
     try:
         return kind(value)
     except (TypeError, ValueError) as err:
-        raise TranslatorConfigError(f"{WHO}'s option {name} must be a number, not {value!r}.") from err
+        raise TranslatorConfigError(
+            f"{WHO}'s option {name} must be a number, not {value!r}."
+        ) from err

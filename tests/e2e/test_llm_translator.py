@@ -63,9 +63,7 @@ def fake_server():
         yield fake
 
 
-def test_a_demo_run_through_a_language_model_succeeds_paying_each_text_once(
-    site_env, fake_server
-):
+def test_a_demo_run_through_a_language_model_succeeds_paying_each_text_once(site_env, fake_server):
     env = llm_env(site_env, fake_server)
     summary, pool = translate_seeded_site(env, pages=12, workers=2, timeout=180)
 

@@ -97,3 +97,23 @@ def test_an_exhausted_quota_pauses_the_run_and_resume_finishes_it(site_env, fake
     assert summary["units"]["succeeded"] == summary["units_total"]
     # What the model answered before the pause was stored, not asked (and paid) again.
     assert paid_twice(fake_server) == []
+
+
+def test_the_sandbox_demo_switches_to_the_language_model_with_environment_variables(
+    site_env, fake_server
+):
+    env = {
+        **site_env,
+        "LLM_MODEL": "fake-model",
+        "LLM_BASE_URL": fake_server.base_url,
+        "OPENAI_API_KEY": "sk-demo",
+    }
+    result = manage(env, "demo", "--pages", "10", "--canary", "4", timeout=600)
+    output = result.stdout + result.stderr
+
+    assert "Run #1 (canary): succeeded" in output, output
+    assert "Run #2 (changed): succeeded" in output, output
+    assert "Traceback" not in output, output
+    assert fake_server.answered()
+    assert {r.headers["authorization"] for r in fake_server.requests} == {"Bearer sk-demo"}
+    assert paid_twice(fake_server) == []

@@ -129,7 +129,7 @@ def user_message(
     if glossary.terms or glossary.keep:
         message["glossary"] = glossary.as_prompt()
     message["documents"] = documents
-    return json.dumps(message, ensure_ascii=False, indent=1)
+    return json.dumps(message, ensure_ascii=False)
 
 
 def messages(

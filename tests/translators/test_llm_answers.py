@@ -139,3 +139,8 @@ def test_read_rejects_malformed_shapes():
         json.dumps({"translations": [{"id": "1", "text": "x"}]}), "stop", None, ["1", "2"]
     )
     assert (found, missing) == ({"1": "x"}, ["2"])
+
+
+def test_a_json_answer_in_a_code_fence_is_read():
+    fenced = '```json\n{"translations": [{"id": "1", "text": "Hallo"}]}\n```'
+    assert answers.read(fenced, "stop", None, ["1"]) == ({"1": "Hallo"}, [])

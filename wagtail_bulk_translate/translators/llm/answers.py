@@ -28,6 +28,8 @@ RATIO_MIN_CHARACTERS = 20
 # A source with at least this many words is prose: its translation should differ from it.
 PROSE_MIN_WORDS = 4
 WORD = re.compile(r"[^\W\d_]{2,}")
+# Some models wrap JSON-mode answers in a Markdown code fence.
+FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
 
 SCHEMA = {
     "type": "object",
@@ -91,8 +93,9 @@ def read(
         )
     if finish_reason == "length":
         raise BadAnswer("the answer was cut short (output token limit)", ErrorCode.TOO_LARGE)
+    fenced = FENCE.match(content or "")
     try:
-        data = json.loads(content or "")
+        data = json.loads(fenced.group(1) if fenced else content or "")
     except ValueError as err:
         raise BadAnswer(f"the answer is not JSON ({err})", words=(content or "")[:200]) from err
     entries = data.get("translations") if isinstance(data, dict) else None

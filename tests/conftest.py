@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tests import factories as f
 from tests.fake_deepl import fake_deepl  # noqa: F401  (the fixture, for every test)
+from tests.fake_openai import fake_openai  # noqa: F401
 from tests.task_queue import DUMMY_BACKEND, TaskQueue
 
 

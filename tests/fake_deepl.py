@@ -25,21 +25,20 @@ Use the ``fake_deepl`` fixture, or ``with FakeDeepL() as fake: ... fake.url``.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
-import socket
-import threading
 import time
 import uuid
 from collections import deque
 from dataclasses import dataclass, field
 from html import unescape
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+
+from tests.fake_http import FakeServer
 
 MAX_TEXTS = 50
 MAX_BODY_BYTES = 128 * 1024
@@ -121,16 +120,9 @@ class Fault:
     message: str = ""
 
 
-class QuietServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request, client_address) -> None:
-        pass  # dropped and timed-out connections are what the tests inject
-
-
-class FakeDeepL:
+class FakeDeepL(FakeServer):
     def __init__(self, *, character_limit: int | None = 1_000_000_000) -> None:
-        self.lock = threading.Lock()
+        super().__init__()
         self.requests: list[RecordedRequest] = []
         self.character_count = 0
         self.character_limit = character_limit
@@ -140,27 +132,6 @@ class FakeDeepL:
         self.faults: deque[Fault] = deque()
         self.glossary_faults: deque[Fault] = deque()
         self.broken: dict[str, int | None] = {}
-        self.server = QuietServer(("127.0.0.1", 0), self.handler_class())
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(
-            target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
-        )
-
-    # --- life cycle ---------------------------------------------------------------------------
-
-    def start(self) -> FakeDeepL:
-        self.thread.start()
-        return self
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-    def __enter__(self) -> FakeDeepL:
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
 
     # --- injection ----------------------------------------------------------------------------
 
@@ -225,23 +196,8 @@ class FakeDeepL:
 
     # --- the API ------------------------------------------------------------------------------
 
-    def handler_class(self):
-        fake = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self):
-                fake.handle(self)
-
-            do_POST = do_DELETE = do_GET
-
-            def log_message(self, *args):
-                pass
-
-        return Handler
-
     def handle(self, http: BaseHTTPRequestHandler) -> None:
-        length = int(http.headers.get("Content-Length") or 0)
-        raw = http.rfile.read(length) if length else b""
+        raw = self.read_body(http)
         url = urlsplit(http.path)
         content_type = http.headers.get("Content-Type", "")
         params = parse_body(raw, content_type, url.query)
@@ -253,19 +209,9 @@ class FakeDeepL:
         status, payload = self.respond(record, raw)
         record.status = status
         if status < 0:  # dropped: no answer at all
-            http.close_connection = True
-            http.connection.shutdown(socket.SHUT_RDWR)
-            return
-        body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
-        http.send_response(status)
-        http.send_header(
-            "Content-Type",
-            "text/tab-separated-values" if isinstance(payload, bytes) else "application/json",
-        )
-        http.send_header("Content-Length", str(len(body)))
-        http.end_headers()
-        with contextlib.suppress(OSError):  # the client gave up (timeout)
-            http.wfile.write(body)
+            self.drop(http)
+        else:
+            self.send(http, status, payload)
 
     def respond(self, r: RecordedRequest, raw: bytes) -> tuple[int, Any]:
         if r.auth_key is None or r.auth_key in self.rejected_keys:

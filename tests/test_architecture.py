@@ -127,6 +127,7 @@ def test_no_import_cycle_inside_the_package():
     [
         ("wagtail_localize", (f"{PACKAGE}.localize", f"{PACKAGE}.translators")),
         ("deepl", (f"{PACKAGE}.translators.deepl",)),
+        ("openai", (f"{PACKAGE}.translators.llm.http",)),
     ],
 )
 def test_libraries_are_imported_at_their_edge_only(library, allowed):

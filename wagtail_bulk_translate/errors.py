@@ -31,6 +31,12 @@ class ErrorCode(models.TextChoices):
     VALIDATION_ERROR = "validation_error", _("The translated object did not validate")
     INVALID_MARKUP = "invalid_markup", _("The translator returned broken markup")
     TOO_LARGE = "too_large", _("Content too large for the translator")
+    MODEL_REFUSED = "model_refused", _("The language model refused to translate this text")
+    SUSPICIOUS_OUTPUT = (
+        "suspicious_output",
+        _("The language model's answer did not look like a translation"),
+    )
+    INVALID_ANSWER = "invalid_answer", _("The language model's answer could not be read")
     TRANSLATOR_ERROR = "translator_error", _("The translator failed")
     UNSUPPORTED_LOCALE = "unsupported_locale", _("The translator cannot translate this locale")
     QUOTA_EXCEEDED = "quota_exceeded", _("Translator quota exhausted")

@@ -147,6 +147,25 @@ WAGTAILLOCALIZE_MACHINE_TRANSLATOR = {
     "CLASS": "wagtail_bulk_translate.translators.pseudo.PseudoTranslator",
 }
 
+# A language model instead of pseudo-localization: LLM_MODEL (e.g. gpt-4o-mini, or llama3.1 on
+# Ollama), LLM_BASE_URL (empty: OpenAI; http://localhost:11434/v1: Ollama) and OPENAI_API_KEY
+# (read by the translator; any value for a local server).
+if os.environ.get("LLM_MODEL"):
+    WAGTAILLOCALIZE_MACHINE_TRANSLATOR = {
+        "CLASS": "wagtail_bulk_translate.translators.llm.LLMTranslator",
+        "OPTIONS": {
+            "MODEL": os.environ["LLM_MODEL"],
+            "BASE_URL": os.environ.get("LLM_BASE_URL") or None,
+            "RESPONSE_FORMAT": os.environ.get("LLM_RESPONSE_FORMAT", "json_schema"),
+            "INSTRUCTIONS": "This is the website of a garden centre; keep a friendly tone.",
+            "GLOSSARY": {"KEEP": ["Wagtail"]},
+            "PRICES": {
+                "gpt-4o-mini": {"input": 0.15, "output": 0.60},
+                "gpt-4.1-mini": {"input": 0.40, "output": 1.60},
+            },
+        },
+    }
+
 WAGTAIL_BULK_TRANSLATE = {
     # Sites that each serve one locale (site settings are translated between their rows).
     "SITE_LOCALES": {"fr.localhost": "fr", "de.localhost": "de", "es.localhost": "es"},

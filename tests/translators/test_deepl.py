@@ -13,13 +13,15 @@ import deepl
 import pytest
 import requests
 from wagtail.models import Locale, Page
-from wagtail_localize.machine_translators import get_machine_translator
-from wagtail_localize.models import StringTranslation, Translation, TranslationSource
 from wagtail_localize.strings import StringValue
-from wagtail_localize.views.edit_translation import apply_machine_translation
 
 from tests import factories as f
 from tests.fake_deepl import FakeDeepL, billable_characters, fake_deepl  # noqa: F401
+from tests.translators.conftest import (
+    machine_translate_button,
+    pause_then_resume,
+    run_until_settled,
+)
 from wagtail_bulk_translate.api import resume_run
 from wagtail_bulk_translate.errors import (
     ErrorCode,
@@ -469,20 +471,8 @@ def test_editor_machine_translate_button(settings, fake_deepl, django_user_model
         "CLASS": DEEPL_CLASS,
         "OPTIONS": {"AUTH_KEY": "test:fx", "SERVER_URL": fake_deepl.url},
     }
-    category = f.category("Garden tools", "Spades & rakes.")
-    source, _ = TranslationSource.get_or_create_from_instance(category)
-    fr = Locale.objects.get(language_code="fr")
-    source.create_or_update_translation(fr, fallback=True)  # the editor starts from a copy
-    translation = Translation.objects.create(source=source, target_locale=fr)
-    translator = get_machine_translator()
-    assert isinstance(translator, DeepLTranslator)
-
     editor = django_user_model.objects.create_superuser("editor", "editor@example.com", "pw")
-    assert apply_machine_translation(translation.pk, editor, translator)
-
-    stored = set(
-        StringTranslation.objects.filter(locale__language_code="fr").values_list("data", flat=True)
-    )
+    stored = machine_translate_button(editor, DeepLTranslator)
     assert stored == {"[FR] GARDEN TOOLS", "[FR] SPADES &amp; RAKES."}
 
 
@@ -567,24 +557,15 @@ def test_quota_pauses_the_run_and_resume_finishes_it(
     start, task_queue, deepl_runs, repeated_texts, django_capture_on_commit_callbacks
 ):
     deepl_runs.quota_exceeded = True
-    run = start(scope=repeated_texts, source_locale="en", target_locales=["fr", "de"])
-    run_until_settled(task_queue)
 
-    run.refresh_from_db()
-    assert run.status == RunStatus.PAUSED
-    assert run.error_code == ErrorCode.QUOTA_EXCEEDED
-    assert not run.units.filter(status=UnitStatus.FAILED).exists()
-    assert deepl_runs.billed == 0
+    def lift_quota():
+        assert deepl_runs.billed == 0
+        deepl_runs.quota_exceeded = False
 
-    deepl_runs.quota_exceeded = False
-    task_queue.clear()  # the automatic quota retry; the editor resumes instead
-    with django_capture_on_commit_callbacks(execute=True):
-        assert resume_run(run.pk)
-    task_queue.drain()
+    run = pause_then_resume(
+        start, task_queue, repeated_texts, django_capture_on_commit_callbacks, lift_quota
+    )
 
-    run.refresh_from_db()
-    assert run.status == RunStatus.SUCCEEDED
-    assert not run.units.filter(status=UnitStatus.FAILED).exists()
     assert run.billed_characters == deepl_runs.billed
     assert deepl_runs.billed == 2 * sum(billable_characters(t) for t in DISTINCT_SOURCE_STRINGS)
 
@@ -651,24 +632,10 @@ def test_an_oversized_text_fails_only_its_unit(start, task_queue, deepl_runs, se
     assert run.units.filter(status=UnitStatus.SUCCEEDED).count() == 3
 
 
-def run_until_settled(task_queue, max_tasks: int = 200) -> None:
-    """Run queued tasks, leaving the deferred quota retry alone (it would loop)."""
-    for _ in range(max_tasks):
-        others = [r for r in task_queue.backend.results if r.task.name != "retry_after_quota"]
-        if not others:
-            return
-        task_queue.backend.results.remove(others[0])
-        with task_queue.capture_on_commit(execute=True):
-            if others[0].task.module_path.startswith("wagtail_bulk_translate."):
-                others[0].task.func(*others[0].args, **others[0].kwargs)
-    raise AssertionError("queue did not settle")
-
-
 @pytest.mark.django_db
 def test_the_demo_site_bills_exactly_the_floor(start, task_queue, deepl_runs):
     """The whole demo site (pages, snippets, both kinds of settings) into fr and de: DeepL
     bills each distinct string that needs a translation once per locale, nothing more."""
-    from wagtail.models import Locale
 
     from demo.content import seed_demo_content
     from wagtail_bulk_translate.api import whole_site_scope

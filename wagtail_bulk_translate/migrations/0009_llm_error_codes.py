@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('wagtail_bulk_translate', '0007_run_tally'),
+        ('wagtail_bulk_translate', '0008_glossary'),
     ]
 
     operations = [

@@ -11,6 +11,9 @@ from tests.translators.conftest import DE, EN
 from wagtail_bulk_translate.errors import ErrorCode
 from wagtail_bulk_translate.translators.llm import answers
 
+# The translator reads the admin's glossary and house style.
+pytestmark = pytest.mark.django_db
+
 TEXTS = [
     "The garden centre opens at nine.",
     "Spades, rakes and forks are on sale this week.",

@@ -12,6 +12,9 @@ from wagtail_bulk_translate.errors import (
     TranslatorConfigError,
 )
 
+# The translator reads the admin's glossary and house style.
+pytestmark = pytest.mark.django_db
+
 TEXTS = ["Our garden shop is open on Sundays.", "Spades and rakes."]
 
 

@@ -13,6 +13,9 @@ from wagtail_bulk_translate.translators.llm.markup import (
     restored,
 )
 
+# The translator reads the admin's glossary and house style.
+pytestmark = pytest.mark.django_db
+
 SOURCE = 'Read <a id="a1">the <b>guide</b></a><br/>Fish &amp; chips &lt;3'
 
 

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.translators.conftest import DE, EN
 from wagtail_bulk_translate.translators.base import TextContext
 from wagtail_bulk_translate.translators.llm import packing
 from wagtail_bulk_translate.translators.llm.markup import protect
+
+# The translator reads the admin's glossary and house style.
+pytestmark = pytest.mark.django_db
 
 
 def where(key: str, position: int, field: str = "Body > Paragraph") -> TextContext:

@@ -20,6 +20,9 @@ from wagtail_bulk_translate.translators import loading
 from wagtail_bulk_translate.translators.llm import LLMTranslator
 from wagtail_bulk_translate.translators.pseudo import pseudo_localize
 
+# The translator reads the admin's glossary and house style.
+pytestmark = pytest.mark.django_db
+
 TEXTS = ["The garden centre opens at nine.", "Spades and rakes are on sale."]
 
 

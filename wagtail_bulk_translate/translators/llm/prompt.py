@@ -19,6 +19,8 @@ from typing import Any
 
 from django.utils.translation import get_language_info
 
+from .house_rules import stored_instructions, stored_terms
+
 PROMPT_VERSION = "1"
 
 SYSTEM_PROMPT = """\
@@ -78,23 +80,27 @@ def for_locale(setting: Mapping[str, Any] | None, code: str) -> Any:
 
 
 def load_glossary(options: Mapping[str, Any], source_code: str, target_code: str) -> Glossary:
-    """The glossary of a language pair. The one place glossaries come from: a glossary stored
-    in the database later plugs in here.
+    """The glossary of a language pair: the admin's glossary (house_rules.py), then the
+    ``GLOSSARY`` option, which wins for a term both name.
 
     ``GLOSSARY = {"TERMS": {"de": {"checkout": "Kasse"}}, "KEEP": ["Wagtail"]}``: target
     locales (full code, language or ``"*"``) to source → target terms, and terms kept as they
     are in every language.
     """
     setting = options.get("GLOSSARY") or {}
-    terms = for_locale(setting.get("TERMS"), target_code) or {}
-    return Glossary(dict(terms), tuple(setting.get("KEEP") or ()))
+    stored, stored_keep = stored_terms(source_code, target_code)
+    terms = stored | dict(for_locale(setting.get("TERMS"), target_code) or {})
+    keep = dict.fromkeys((*stored_keep, *(setting.get("KEEP") or ())))
+    return Glossary(terms, tuple(keep))
 
 
 def instructions(options: Mapping[str, Any], target_code: str) -> str:
-    """The site's instructions, then the target locale's."""
+    """The site's instructions, then the target locale's (its option, else the admin's house
+    style)."""
     parts = [
         options.get("INSTRUCTIONS") or "",
-        for_locale(options.get("LOCALE_INSTRUCTIONS"), target_code) or "",
+        for_locale(options.get("LOCALE_INSTRUCTIONS"), target_code)
+        or stored_instructions(target_code),
     ]
     return "\n".join(part.strip() for part in parts if part and part.strip())
 

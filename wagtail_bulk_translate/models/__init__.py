@@ -3,7 +3,7 @@
 The unit table, not the task queue, is the source of truth for the work.
 """
 
-from .billing import SentOutcome, SentText
+from .billing import SentOutcome, SentText, SpentRequest
 from .choices import ContentSource, Mode, PublishPolicy, RunStatus, SlugPolicy, UnitStatus
 from .leases import JanitorLease, TextReservation
 from .runs import Run, RunQuerySet
@@ -25,6 +25,7 @@ __all__ = [
     "SentOutcome",
     "SentText",
     "SlugPolicy",
+    "SpentRequest",
     "TextReservation",
     "Unit",
     "UnitQuerySet",

@@ -84,9 +84,7 @@ def travel_page(task_queue):
     return page
 
 
-def test_each_text_sent_carries_its_object_field_and_place(
-    translate, travel_page, doubles
-):
+def test_each_text_sent_carries_its_object_field_and_place(translate, travel_page, doubles):
     translate(subtree(travel_page), TOKEN_TRANSLATOR)
 
     sent = {text: c for call in TokenTranslator.contexts for text, c in call.items()}
@@ -133,9 +131,7 @@ def test_each_text_sent_carries_its_object_field_and_place(
 
 def test_contexts_cost_no_query(travel_page, start, task_queue, conf, doubles, count_queries):
     conf(TRANSLATOR={"CLASS": TOKEN_TRANSLATOR, "OPTIONS": {}})
-    run = start(
-        scope=subtree(travel_page), source_locale="en", target_locales=["fr", "de"]
-    )
+    run = start(scope=subtree(travel_page), source_locale="en", target_locales=["fr", "de"])
     task_queue.run_first("coordinate_run")
     units = list(Unit.objects.filter(run=run, object_id=str(travel_page.pk)))
     (obj,) = group_by_object(units)
@@ -155,9 +151,7 @@ def test_a_path_without_labels_is_its_own_label(travel_page):
     assert string_label(travel_page, "summary") == "Summary"
 
 
-def test_translators_that_do_not_read_context_see_the_same_requests(
-    translate, task_queue, doubles
-):
+def test_translators_that_do_not_read_context_see_the_same_requests(translate, task_queue, doubles):
     """Context changes nothing about what is sent: the same texts, once each per locale, in
     the same requests, whether the translator reads context or not."""
     home = f.home_page("Home")
@@ -188,9 +182,7 @@ def test_deepl_requests_and_characters_are_unchanged(translate, fake_deepl, task
         f.article(news, f"Story {i}", summary="Opening hours may change.", body=shared)
     task_queue.clear()
 
-    run = translate(
-        subtree(home), DEEPL_CLASS, AUTH_KEY="test:fx", SERVER_URL=fake_deepl.url
-    )
+    run = translate(subtree(home), DEEPL_CLASS, AUTH_KEY="test:fx", SERVER_URL=fake_deepl.url)
 
     requests = sorted(
         (r.target_lang, tuple(sorted(r.texts))) for r in fake_deepl.translate_requests()

@@ -9,6 +9,7 @@ from django.urls import NoReverseMatch, reverse
 from wagtail.admin.ui.components import Component
 
 from ..models import Run, RunStatus
+from ..runs.spend import annotate_spend, annotated_spend_text
 from .permissions import can_manage_runs
 from .progress import Progress, annotate_progress
 
@@ -22,9 +23,12 @@ class RunsPanel(Component):
     order = 150
 
     def get_context_data(self, parent_context: dict[str, Any]) -> dict[str, Any]:
-        runs = annotate_progress(Run.objects.select_related("source_locale"))
+        runs = annotate_spend(annotate_progress(Run.objects.select_related("source_locale")))
         active = list(runs.filter(status__in=RunStatus.active)[:ACTIVE_SHOWN])
         last = runs.filter(status__in=RunStatus.terminal).order_by("-finished_at", "-pk").first()
+        for run in [*active, last]:
+            if run is not None:
+                run.spend_text = annotated_spend_text(run)  # type: ignore[attr-defined]
         return {
             "active": [(run, Progress.from_annotated(run)) for run in active],
             "last": (last, Progress.from_annotated(last)) if last else None,

@@ -31,15 +31,23 @@ def text_contexts(works: list[UnitWork], texts: list[str]) -> dict[str, TextCont
         about = describe(obj.instance)
         for position, string in enumerate(obj.strings):
             if string.data in wanted and string.data not in contexts:
-                contexts[string.data] = TextContext(
-                    object_key=about.key,
-                    object_type=about.type,
-                    object_title=about.title,
-                    object_url=about.url,
-                    field=string_label(obj.instance, string.path),
-                    position=position,
-                )
+                contexts[string.data] = text_context(obj.instance, string.path, position, about)
     return contexts
+
+
+def text_context(
+    instance: Any, path: str, position: int, about: ObjectDescription | None = None
+) -> TextContext:
+    """The context of the string at ``path``, the ``position``-th of ``instance``."""
+    about = about or describe(instance)
+    return TextContext(
+        object_key=about.key,
+        object_type=about.type,
+        object_title=about.title,
+        object_url=about.url,
+        field=string_label(instance, path),
+        position=position,
+    )
 
 
 def objects_of(works: list[UnitWork]) -> list[ObjectWork]:

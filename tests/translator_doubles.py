@@ -128,6 +128,7 @@ class TokenTranslator(RecordingTranslator):
     PROMPT_TOKENS = 120  # the system prompt and instructions of every request
     contexts: ClassVar[list[dict[str, TextContext]]] = []
     batch_contexts: ClassVar[list[dict[str, TextContext]]] = []
+    spends: ClassVar[list[Spend]] = []
 
     def request_batches(
         self,
@@ -153,6 +154,7 @@ class TokenTranslator(RecordingTranslator):
         type(self).contexts.append(dict(context or {}))
         result = super().translate_texts(source_locale, target_locale, texts)
         result.spend = self.spend_of(texts, context or {}, list(result.texts.values()))
+        type(self).spends.append(result.spend)
         return result
 
     def estimate_spend(
@@ -185,10 +187,15 @@ class TokenTranslator(RecordingTranslator):
         return Spend(requests=1, prompt_tokens=prompt, completion_tokens=completion, cost=cost)
 
     @classmethod
+    def spent(cls) -> Spend:
+        return sum(cls.spends, Spend())
+
+    @classmethod
     def reset(cls) -> None:
         super().reset()
         cls.contexts = []
         cls.batch_contexts = []
+        cls.spends = []
 
 
 def tokens(texts: list[str]) -> int:

@@ -32,8 +32,9 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from wagtail.models import Locale, Page, RevisionMixin
 
+from .engine.signatures import configured_tool_names
 from .errors import ErrorCode
-from .localize.strings import machine_tool_name, outdated_strings_of_target
+from .localize.strings import is_signed, outdated_strings_of_target
 from .models import Unit, UnitStatus
 from .scope.definition import model_label
 from .scope.whole_site import translatable_setting_labels, translatable_snippet_labels
@@ -97,17 +98,12 @@ def coverage(
 def signed_tool_names(source: Locale, targets: list[Locale]) -> dict[int, str]:
     """{locale id: the tool name today's machine translations are stored with}, for the
     locales into which the configured translator signs its output (none for DeepL)."""
-    class_path, options = pinned_translator()
     try:
-        translator = build_translator(class_path, options)
+        translator = build_translator(*pinned_translator())
     except Exception:  # a broken configuration is reported elsewhere; nothing is outdated by it
         return {}
-    tools = {}
-    for locale in targets:
-        signature = translator.output_signature(source, locale)
-        if signature:
-            tools[locale.pk] = machine_tool_name(class_path, signature)
-    return tools
+    tools = configured_tool_names(translator, source, targets)
+    return {pk: tool for pk, tool in tools.items() if is_signed(tool)}
 
 
 def setting_labels() -> list[str]:

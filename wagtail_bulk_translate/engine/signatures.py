@@ -20,6 +20,7 @@ from wagtail.models import Locale
 from ..localize.strings import machine_tool_name
 from ..models import Run
 from ..translators.base import BulkTranslator
+from ..translators.loading import pinned_translator
 from .work import ObjectWork
 
 
@@ -53,5 +54,13 @@ def signed_hash(value: str, signature: str) -> str:
     return hashlib.sha256(f"{value}:{signature}".encode()).hexdigest()
 
 
-def current_tool_names(run: Run, signatures: dict[int, str]) -> dict[int, str]:
-    return {pk: machine_tool_name(run.translator_class, sig) for pk, sig in signatures.items()}
+def configured_tool_names(
+    translator: BulkTranslator, source: Locale, targets: list[Locale]
+) -> dict[int, str]:
+    """{locale id: the tool name a run with the configured translator would store its
+    translations with} (for the preflight's and the coverage report's translation memory)."""
+    class_path, _options = pinned_translator()
+    return {
+        locale.pk: machine_tool_name(class_path, translator.output_signature(source, locale))
+        for locale in targets
+    }

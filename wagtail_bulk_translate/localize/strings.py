@@ -35,24 +35,31 @@ def machine_tool_name(translator_class: str, signature: str = "") -> str:
     return f"{name} (bulk, output {signature[:16]})" if signature else f"{name} (bulk)"
 
 
+def is_signed(tool_name: str) -> bool:
+    return "(bulk, output " in tool_name
+
+
 def outdated_tool_names(current_tool: str) -> Q:
     """Machine translations by the same translator class under another output signature
     (nothing, when the current tool has no signature: DeepL, pseudo)."""
-    if "(bulk, output " not in current_tool:
+    if not is_signed(current_tool):
         return Q(pk__in=[])
-    prefix = current_tool.split(" (bulk", 1)[0] + " (bulk"
     return (
         Q(translation_type=StringTranslation.TRANSLATION_TYPE_MACHINE)
-        & Q(tool_name__startswith=prefix)
+        & Q(tool_name__startswith=same_tool_prefix(current_tool))
         & ~Q(tool_name=current_tool)
     )
 
 
+def same_tool_prefix(tool_name: str) -> str:
+    """What the tool names of one translator class share, whatever their signature."""
+    return tool_name.split(" (bulk", 1)[0] + " (bulk"
+
+
 def is_outdated_tool(tool_name: str, current_tool: str) -> bool:
-    if "(bulk, output " not in current_tool:
+    if not is_signed(current_tool):
         return False
-    prefix = current_tool.split(" (bulk", 1)[0] + " (bulk"
-    return tool_name.startswith(prefix) and tool_name != current_tool
+    return tool_name.startswith(same_tool_prefix(current_tool)) and tool_name != current_tool
 
 
 def existing_translations(

@@ -25,6 +25,7 @@ from wagtail.models import Locale
 from ..conf import get_settings
 from ..engine.context import text_context
 from ..engine.plan import copied_value
+from ..engine.signatures import configured_tool_names
 from ..engine.text_kinds import plain_text
 from ..localize.segments import extract, unstored_strings
 from ..localize.strings import translation_memory
@@ -126,8 +127,11 @@ def preflight(
     texts = set(contexts)
     scale = len(with_units) / len(sample) if sample else 0
     strings, characters, billable_texts = {}, {}, {}
+    tools = configured_tool_names(translator, source, targets) if translator else {}
     for locale in targets:
-        billable = texts if mode != Mode.CHANGED else untranslated(texts, source, locale)
+        billable = texts
+        if mode == Mode.CHANGED:
+            billable = untranslated(texts, source, locale, tools.get(locale.pk, ""))
         billable_texts[locale] = billable
         strings[locale.language_code] = round(len(billable) * scale)
         characters[locale.language_code] = round(sum(map(billed_length, billable)) * scale)
@@ -220,12 +224,14 @@ def sample_texts(sample: list[ScopedObject]) -> dict[str, TextContext]:
     return texts
 
 
-def untranslated(texts: set[str], source: Locale, locale: Locale) -> set[str]:
-    """Texts with no valid translation into ``locale`` anywhere on the site."""
+def untranslated(texts: set[str], source: Locale, locale: Locale, tool: str = "") -> set[str]:
+    """Texts with no valid translation into ``locale`` anywhere on the site (what the
+    translator wrote under another output signature does not count: a run redoes it)."""
     known: set[str] = set()
     pending = list(texts)
     for start in range(0, len(pending), 500):
-        known.update(translation_memory(source.pk, pending[start : start + 500], locale.pk))
+        chunk = pending[start : start + 500]
+        known.update(translation_memory(source.pk, chunk, locale.pk, tool))
     return texts - known
 
 

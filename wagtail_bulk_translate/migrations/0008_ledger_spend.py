@@ -6,28 +6,46 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('wagtail_bulk_translate', '0007_run_tally'),
-        ('wagtailcore', '0098_apitoken'),
+        ("wagtail_bulk_translate", "0007_run_tally"),
+        ("wagtailcore", "0094_alter_page_locale"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='SpentRequest',
+            name="SpentRequest",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('request', models.UUIDField()),
-                ('calls', models.PositiveIntegerField(default=0)),
-                ('prompt_tokens', models.PositiveBigIntegerField(default=0)),
-                ('completion_tokens', models.PositiveBigIntegerField(default=0)),
-                ('cost', models.DecimalField(decimal_places=6, default=0, max_digits=14)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('locale', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='wagtailcore.locale')),
-                ('run', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='spent_requests', to='wagtail_bulk_translate.run')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("request", models.UUIDField()),
+                ("calls", models.PositiveIntegerField(default=0)),
+                ("prompt_tokens", models.PositiveBigIntegerField(default=0)),
+                ("completion_tokens", models.PositiveBigIntegerField(default=0)),
+                ("cost", models.DecimalField(decimal_places=6, default=0, max_digits=14)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "locale",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="wagtailcore.locale",
+                    ),
+                ),
+                (
+                    "run",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="spent_requests",
+                        to="wagtail_bulk_translate.run",
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['run', 'locale'], name='wbt_spent_request_idx')],
+                "indexes": [models.Index(fields=["run", "locale"], name="wbt_spent_request_idx")],
             },
         ),
     ]

@@ -101,7 +101,7 @@ def test_runs_billed_by_the_character_show_no_spend(start, task_queue, magazine,
     assert not SpentRequest.objects.exists()
 
 
-def test_a_request_that_fails_part_way_records_what_it_spent(start, task_queue, magazine):
+def test_a_request_that_fails_part_way_records_what_it_spent():
     run = make_run(units=0)
     locale = Locale.objects.get(language_code="fr")
     partial = Translations(

@@ -31,6 +31,7 @@ BENCHMARKS = [
     "memory",
     "status_api",
     "revert_canary",
+    "token_spend",
 ]
 # Benchmarks that create their own database (the others get a copy of the seeded template).
 OWN_DATABASE = {"scaling"}

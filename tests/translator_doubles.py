@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import os
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from wagtail.models import Locale
 
-from wagtail_bulk_translate.translators.base import Translations
+from wagtail_bulk_translate.errors import QuotaExceededError
+from wagtail_bulk_translate.translators.base import Spend, TextContext, Translations
 from wagtail_bulk_translate.translators.pseudo import PseudoTranslator
 
 RECORDING_TRANSLATOR = "tests.translator_doubles.RecordingTranslator"
@@ -107,3 +108,95 @@ class BillingTranslator(RecordingTranslator):
 def break_links(text: str) -> str:
     """A translation wagtail-localize refuses: its link points to an id the source lacks."""
     return f'[{text}] <a id="a999">broken</a>'
+
+
+TOKEN_TRANSLATOR = "tests.translator_doubles.TokenTranslator"
+
+
+class TokenTranslator(RecordingTranslator):
+    """A translator that reads documents and pays by the token, like a language model: it
+    takes ``context=``, reports each call's ``Spend``, estimates spend and signs its output.
+
+    Tokens are counted as a model would see them, roughly: a fixed prompt per request plus
+    the texts and their context (``tokens()``, 4 characters a token). Options:
+    ``TEXTS_PER_REQUEST`` (default 50), ``SIGNATURE`` (its output signature),
+    ``QUOTA_AFTER_CALLS`` (raise the quota error after that many calls; None: never),
+    ``PRICE_IN`` / ``PRICE_OUT`` (money per million tokens).
+    """
+
+    reads_context = True
+    PROMPT_TOKENS = 120  # the system prompt and instructions of every request
+    contexts: ClassVar[list[dict[str, TextContext]]] = []
+    batch_contexts: ClassVar[list[dict[str, TextContext]]] = []
+    spends: ClassVar[list[Spend]] = []
+
+    def request_batches(
+        self,
+        source_locale: Locale,
+        target_locale: Locale,
+        texts: list[str],
+        context: Mapping[str, TextContext] | None = None,
+    ) -> list[list[str]]:
+        type(self).batch_contexts.append(dict(context or {}))
+        size = int(self.options.get("TEXTS_PER_REQUEST", 50))
+        return [texts[i : i + size] for i in range(0, len(texts), size)]
+
+    def translate_texts(  # type: ignore[override]
+        self,
+        source_locale: Locale,
+        target_locale: Locale,
+        texts: list[str],
+        context: Mapping[str, TextContext] | None = None,
+    ) -> Translations:
+        quota_after = self.options.get("QUOTA_AFTER_CALLS")
+        if quota_after is not None and len(type(self).calls) >= quota_after:
+            raise QuotaExceededError("insufficient_quota: the account's credit is used up.")
+        type(self).contexts.append(dict(context or {}))
+        result = super().translate_texts(source_locale, target_locale, texts)
+        result.spend = self.spend_of(texts, context or {}, list(result.texts.values()))
+        type(self).spends.append(result.spend)
+        return result
+
+    def estimate_spend(
+        self,
+        source_locale: Locale,
+        target_locale: Locale,
+        texts: list[str],
+        context: Mapping[str, TextContext] | None = None,
+    ) -> Spend | None:
+        batches = self.request_batches(source_locale, target_locale, texts, context)
+        type(self).batch_contexts.pop()  # an estimate is not a run's request
+        # Pseudo output is the source in brackets: about as long as the source.
+        return sum(
+            (self.spend_of(batch, context or {}, [f"[{t}]" for t in batch]) for batch in batches),
+            Spend(),
+        )
+
+    def output_signature(self, source_locale: Locale, target_locale: Locale) -> str:
+        return str(self.options.get("SIGNATURE", ""))
+
+    def spend_of(
+        self, texts: list[str], context: Mapping[str, TextContext], answers: list[str]
+    ) -> Spend:
+        described = [f"{context[t].object_title} {context[t].field}" for t in texts if t in context]
+        prompt = self.PROMPT_TOKENS + tokens(texts) + tokens(described)
+        completion = tokens(answers)
+        price_in = float(self.options.get("PRICE_IN", 2.0))
+        price_out = float(self.options.get("PRICE_OUT", 8.0))
+        cost = (prompt * price_in + completion * price_out) / 1_000_000
+        return Spend(requests=1, prompt_tokens=prompt, completion_tokens=completion, cost=cost)
+
+    @classmethod
+    def spent(cls) -> Spend:
+        return sum(cls.spends, Spend())
+
+    @classmethod
+    def reset(cls) -> None:
+        super().reset()
+        cls.contexts = []
+        cls.batch_contexts = []
+        cls.spends = []
+
+
+def tokens(texts: list[str]) -> int:
+    return sum(len(text) // 4 + 1 for text in texts)

@@ -9,6 +9,9 @@ must stay fast on sites of tens of thousands of pages), never a loop over object
   (or confirmed it unchanged). Edits are known from revisions: pages' latest revision time and
   the latest revision of ``RevisionMixin`` snippets. An edit that changed no translatable text
   still counts; a run in ``changed`` mode then skips it at no cost and it is no longer outdated.
+  So does a target one of whose strings the configured translator wrote under another output
+  signature (a language model's model, prompt or glossary changed since: see
+  ``engine.signatures``); translators without a signature (DeepL) never make anything outdated.
   Models without revisions record no edit time: their ``outdated`` is ``None`` (unknown);
 * **translated**: the rest of the existing translations, including those made outside runs.
 
@@ -29,11 +32,14 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from wagtail.models import Locale, Page, RevisionMixin
 
+from .engine.signatures import configured_tool_names
 from .errors import ErrorCode
+from .localize.strings import is_signed, outdated_strings_of_target
 from .models import Unit, UnitStatus
 from .scope.definition import model_label
 from .scope.whole_site import translatable_setting_labels, translatable_snippet_labels
 from .translatable_settings import is_site_setting
+from .translators.loading import build_translator, pinned_translator
 
 
 class CoverageKind(models.TextChoices):
@@ -81,11 +87,23 @@ def coverage(
     targets = [locale for locale in target_locales if locale.pk != source_locale.pk]
     if not targets:
         return []
-    rows = page_rows(source_locale, targets)
+    tools = signed_tool_names(source_locale, targets)
+    rows = page_rows(source_locale, targets, tools)
     for kind, labels in ((SNIPPETS, translatable_snippet_labels()), (SETTINGS, setting_labels())):
         for label in labels:
-            rows.extend(model_rows(kind, apps.get_model(label), source_locale, targets))
+            rows.extend(model_rows(kind, apps.get_model(label), source_locale, targets, tools))
     return rows
+
+
+def signed_tool_names(source: Locale, targets: list[Locale]) -> dict[int, str]:
+    """{locale id: the tool name today's machine translations are stored with}, for the
+    locales into which the configured translator signs its output (none for DeepL)."""
+    try:
+        translator = build_translator(*pinned_translator())
+    except Exception:  # a broken configuration is reported elsewhere; nothing is outdated by it
+        return {}
+    tools = configured_tool_names(translator, source, targets)
+    return {pk: tool for pk, tool in tools.items() if is_signed(tool)}
 
 
 def setting_labels() -> list[str]:
@@ -96,7 +114,7 @@ def setting_labels() -> list[str]:
     ]
 
 
-def page_rows(source: Locale, targets: list[Locale]) -> list[CoverageRow]:
+def page_rows(source: Locale, targets: list[Locale], tools: dict[int, str]) -> list[CoverageRow]:
     sources = Page.objects.filter(locale=source, depth__gt=1, alias_of__isnull=True)
     totals = dict(sources.values_list("content_type").annotate(n=Count("pk")).order_by())
     if not totals:
@@ -107,6 +125,7 @@ def page_rows(source: Locale, targets: list[Locale]) -> list[CoverageRow]:
         targets,
         group_by=("content_type", "locale"),
         edited_at="latest_revision_created_at",
+        tools=tools,
     )
     content_types = [ContentType.objects.get_for_id(pk) for pk in totals]  # cached
     models_by_label = {model_label(model_of(ct)): ct for ct in content_types}
@@ -126,7 +145,11 @@ def model_of(content_type: ContentType) -> type[models.Model]:
 
 
 def model_rows(
-    kind: str, model: type[models.Model], source: Locale, targets: list[Locale]
+    kind: str,
+    model: type[models.Model],
+    source: Locale,
+    targets: list[Locale],
+    tools: dict[int, str],
 ) -> list[CoverageRow]:
     sources = model._default_manager.filter(locale=source)
     total = sources.count()
@@ -134,7 +157,12 @@ def model_rows(
         return []
     edited_at = "latest_revision__created_at" if issubclass(model, RevisionMixin) else None
     found = translation_counts(
-        model._default_manager.all(), sources, targets, group_by=("locale",), edited_at=edited_at
+        model._default_manager.all(),
+        sources,
+        targets,
+        group_by=("locale",),
+        edited_at=edited_at,
+        tools=tools,
     )
     unknown = None if edited_at is None else 0
     rows = []
@@ -151,6 +179,7 @@ def translation_counts(
     *,
     group_by: tuple[str, ...],
     edited_at: str | None,
+    tools: dict[int, str] | None = None,
 ) -> dict[tuple, tuple[int, int | None]]:
     """{group: (translations of the sources, outdated ones among them)} in one grouped query.
 
@@ -158,9 +187,10 @@ def translation_counts(
     """
     aggregates = {"n": Count("pk")}
     if edited_at is not None:
-        aggregates["stale"] = Count(
-            "pk", filter=Exists(edited_since_translated(sources, edited_at))
-        )
+        stale = Q(Exists(edited_since_translated(sources, edited_at)))
+        for locale_id, tool in (tools or {}).items():
+            stale |= Q(outdated_strings_of_target(locale_id, tool), locale_id=locale_id)
+        aggregates["stale"] = Count("pk", filter=stale)
     rows = (
         base.filter(locale__in=targets, translation_key__in=sources.values("translation_key"))
         .values_list(*group_by)

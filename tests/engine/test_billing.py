@@ -270,13 +270,13 @@ def test_12_7_refresh_waits_for_a_text_another_worker_of_the_run_is_paying_for(
     original = translate_step.call_translator
     second_worker = {"claimed": 0}
 
-    def call_while_a_second_worker_claims(translator, source, locale, texts):
+    def call_while_a_second_worker_claims(translator, source, locale, texts, *rest):
         if shared in texts and not second_worker["claimed"]:
             run = Run.objects.select_related("source_locale", "created_by").latest("pk")
             token, units = claims.claim_units(run.pk, 2)
             second_worker["claimed"] = len(units)
             worker.process_claim(claims.Claim(run, token), translator, units)
-        return original(translator, source, locale, texts)
+        return original(translator, source, locale, texts, *rest)
 
     monkeypatch.setattr(translate_step, "call_translator", call_while_a_second_worker_claims)
 
@@ -319,7 +319,7 @@ def test_12_7_a_claim_waits_in_place_for_a_text_another_worker_is_paying_for(
             )
         TextReservation.objects.all().delete()
 
-    def call_while_a_second_worker_claims(translator, source, locale, texts):
+    def call_while_a_second_worker_claims(translator, source, locale, texts, *rest):
         if shared in texts and second_worker["statuses"] is None:
             second_worker["in_flight"] = texts
             run = Run.objects.select_related("source_locale", "created_by").latest("pk")
@@ -336,7 +336,7 @@ def test_12_7_a_claim_waits_in_place_for_a_text_another_worker_is_paying_for(
                 (u.status, u.available_after)
                 for u in Unit.objects.filter(pk__in=[u.pk for u in units])
             ]
-        return original(translator, source, locale, texts)
+        return original(translator, source, locale, texts, *rest)
 
     monkeypatch.setattr(translate_step, "call_translator", call_while_a_second_worker_claims)
 

@@ -39,6 +39,7 @@ SUMMARY_KEYS = {
     "billed_characters",
     "billed_characters_for_failed_units",
     "texts_sent",
+    "spend",
     "errors",
     "created_at",
     "started_at",

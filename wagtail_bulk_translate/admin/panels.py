@@ -11,6 +11,7 @@ from wagtail.admin.ui.components import Component
 
 from ..api import worker_command
 from ..models import Run, RunStatus
+from ..runs.spend import annotate_spend, annotated_spend_text
 from .columns import live_status_attrs, run_title
 from .permissions import can_manage_runs
 from .progress import Progress, annotate_progress, has_no_worker
@@ -28,9 +29,12 @@ class RunsPanel(Component):
         js = ["wagtail_bulk_translate/js/run-status.js"]
 
     def get_context_data(self, parent_context: dict[str, Any]) -> dict[str, Any]:
-        runs = annotate_progress(Run.objects.select_related("source_locale"))
+        runs = annotate_spend(annotate_progress(Run.objects.select_related("source_locale")))
         active = list(runs.filter(status__in=RunStatus.active)[:ACTIVE_SHOWN])
         last = runs.filter(status__in=RunStatus.terminal).order_by("-finished_at", "-pk").first()
+        for run in [*active, last]:
+            if run is not None:
+                run.spend_text = annotated_spend_text(run)  # type: ignore[attr-defined]
         return {
             "active": [active_row(run) for run in active],
             "last": (last, Progress.from_annotated(last)) if last else None,

@@ -15,16 +15,17 @@ import uuid
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import TypeVar
 
 from django.db import OperationalError, transaction
-from django.db.models import F, Q, Sum
+from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Coalesce
 
 from ..errors import ErrorCode
 from ..localize.strings import valid_markup
-from ..models import Run, SentOutcome, SentText, Unit, UnitStatus
-from ..translators.base import Translations
+from ..models import Run, SentOutcome, SentText, SpentRequest, Unit, UnitStatus
+from ..translators.base import Spend, Translations
 from .reservations import text_hash
 
 logger = logging.getLogger(__name__)
@@ -76,8 +77,12 @@ def record_request(
         if row.unit_id is not None:
             per_unit[row.unit_id] += row.characters
 
+    spent = spent_request(run, locale_id, request, results.spend)
+
     def store() -> None:
         SentText.objects.bulk_create(rows)
+        if spent is not None:
+            spent.save()
         for unit_id, characters in per_unit.items():
             if characters:
                 Unit.objects.filter(pk=unit_id).update(
@@ -85,6 +90,23 @@ def record_request(
                 )
 
     retry_while_busy(store)
+
+
+def spent_request(
+    run: Run, locale_id: int, request: uuid.UUID, spend: Spend | None
+) -> SpentRequest | None:
+    """The request's tokens and money, for translators that report them."""
+    if spend is None:
+        return None
+    return SpentRequest(
+        run=run,
+        locale_id=locale_id,
+        request=request,
+        calls=spend.requests,
+        prompt_tokens=spend.prompt_tokens,
+        completion_tokens=spend.completion_tokens,
+        cost=Decimal(str(round(spend.cost, 6))),
+    )
 
 
 def sent_row(
@@ -155,3 +177,18 @@ def billing(run: Run) -> Billing:
     )
     texts = SentText.objects.filter(run=run).count()
     return Billing(totals["billed"], totals["failed"], texts)
+
+
+def spend(run: Run) -> Spend | None:
+    """The tokens and money the run's requests cost; None when its translator reported none
+    (it bills characters)."""
+    totals = SpentRequest.objects.filter(run=run).aggregate(
+        n=Count("pk"),
+        calls=Coalesce(Sum("calls"), 0),
+        prompt=Coalesce(Sum("prompt_tokens"), 0),
+        completion=Coalesce(Sum("completion_tokens"), 0),
+        cost=Sum("cost"),
+    )
+    if not totals["n"]:
+        return None
+    return Spend(totals["calls"], totals["prompt"], totals["completion"], float(totals["cost"]))

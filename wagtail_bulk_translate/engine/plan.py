@@ -17,7 +17,7 @@ from ..errors import ErrorCode, UnitSkipped
 from ..localize import site_settings
 from ..localize.segments import SourceString
 from ..localize.sources import last_logged_revision, translations_by_locale
-from ..localize.strings import existing_translations
+from ..localize.strings import existing_translations, machine_tool_name
 from ..localize.target_writer import can_be_draft
 from ..models import Mode, PublishPolicy, Run, SlugPolicy, Unit, UnitStatus
 from ..scope.definition import model_label
@@ -31,7 +31,10 @@ DERIVE_SLUG = object()
 
 def plan_units(run: Run, token: str, obj: ObjectWork, works: list[UnitWork]) -> None:
     locale_ids = [w.unit.target_locale_id for w in works]
-    existing = existing_translations(obj.strings, locale_ids)
+    tools = {
+        w.unit.target_locale_id: machine_tool_name(run.translator_class, w.signature) for w in works
+    }
+    existing = existing_translations(obj.strings, locale_ids, tools)
     translations = translations_by_locale(obj.source, locale_ids)
     targets = load_targets(obj.instance, locale_ids)
     excluded = get_settings().EXCLUDE_FIELDS.get(model_label(type(obj.instance)), [])

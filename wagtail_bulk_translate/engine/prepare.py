@@ -30,6 +30,7 @@ from ..scope.definition import model_label
 from . import claims
 from .failures import close_units
 from .plan import decide_publish, load_targets, plan_units
+from .signatures import signed_hashes
 from .work import ObjectWork
 
 
@@ -42,7 +43,10 @@ def prepare_object(run: Run, token: str, obj: ObjectWork) -> None:
     source_hash, segments = hash_instance(obj.instance)
     related = related_objects(segments)
     obj.related_keys = {key for keys in related.values() for key in keys}
-    obj.hashes = locale_hashes(source_hash, related, [w.unit.target_locale_id for w in obj.units])
+    obj.hashes = signed_hashes(
+        locale_hashes(source_hash, related, [w.unit.target_locale_id for w in obj.units]),
+        {w.unit.target_locale_id: w.signature for w in obj.units},
+    )
     if run.mode == Mode.CHANGED:
         skip_unchanged(run, token, obj)
     if obj.is_site_setting:

@@ -17,11 +17,17 @@ import uuid
 from wagtail.models import Locale
 
 from ..errors import ErrorCode, TranslatorError, UnitError
-from ..localize.strings import translation_memory, upsert_string_translations, valid_markup
+from ..localize.strings import (
+    machine_tool_name,
+    translation_memory,
+    upsert_string_translations,
+    valid_markup,
+)
 from ..models import Mode, Run, UnitStatus
 from ..revert.state import StringChanges
 from ..translators.base import BulkTranslator, Translations
 from . import claims, ledger, reservations
+from .context import text_contexts
 from .failures import close_units
 from .work import UnitWork
 
@@ -45,7 +51,7 @@ def translate_locale(run: Run, translator: BulkTranslator, works: list[UnitWork]
     token = str(works[0].unit.lease_token)
     works = fail_units_needing_given_up_texts(run, token, locale, works)
     texts = needed_texts(works)
-    memory = known_translations(run, locale, texts)
+    memory = known_translations(run, locale, texts, signature_of(works))
     to_send = [text for text in texts if text not in memory]
     if to_send and not translator.can_translate(run.source_locale, locale):
         raise UnitError(
@@ -54,13 +60,28 @@ def translate_locale(run: Run, translator: BulkTranslator, works: list[UnitWork]
         )
     accept(run, locale, works, memory, Translations())
     elsewhere: set[str] = set()
-    for batch in translator.request_batches(run.source_locale, locale, to_send):
+    for batch in request_batches(translator, run.source_locale, locale, to_send, works):
         works = [w for w in works if not w.done]
         if not works:
             return
         elsewhere |= send_request(run, translator, locale, works, batch)
     if elsewhere:
         wait_for_other_workers(run, locale, [w for w in works if not w.done], elsewhere)
+
+
+def request_batches(
+    translator: BulkTranslator,
+    source_locale: Locale,
+    locale: Locale,
+    texts: list[str],
+    works: list[UnitWork],
+) -> list[list[str]]:
+    """The provider requests for ``texts``; a translator that reads documents also gets where
+    each text comes from (others are asked exactly as before)."""
+    if not translator.reads_context:
+        return translator.request_batches(source_locale, locale, texts)
+    context = text_contexts(works, texts)
+    return translator.request_batches(source_locale, locale, texts, context=context)  # type: ignore[call-arg]
 
 
 def needed_texts(works: list[UnitWork]) -> list[str]:
@@ -80,12 +101,16 @@ def fail_units_needing_given_up_texts(
     return [w for w in works if not w.done]
 
 
-def known_translations(run: Run, locale: Locale, texts: list[str]) -> dict[str, str]:
+def known_translations(
+    run: Run, locale: Locale, texts: list[str], signature: str = ""
+) -> dict[str, str]:
     """Translations that need no call: paid for earlier in this run, or (changed mode only)
-    translation memory of the whole site."""
+    translation memory of the whole site, but for what the translator wrote under another
+    output ``signature``."""
     memory = ledger.run_memory(run, locale.pk, texts)
     if run.mode == Mode.CHANGED:
-        memory.update(translation_memory(run.source_locale_id, texts, locale.pk))
+        tool = machine_tool_name(run.translator_class, signature)
+        memory.update(translation_memory(run.source_locale_id, texts, locale.pk, tool))
     return memory
 
 
@@ -103,13 +128,13 @@ def send_request(
             return elsewhere
         owners = billed_units(batch, works)
         try:
-            results = call_translator(translator, run.source_locale, locale, batch)
+            results = call_translator(translator, run.source_locale, locale, batch, works)
         except TranslatorError as err:
             # Texts answered before the failure (e.g. the quota ran out mid-call) are paid
             # for: keep them, so resuming does not send them again.
             partial = err.partial or Translations()
             answered = [t for t in batch if t in partial.texts or t in partial.billed_characters]
-            if answered:
+            if answered or partial.spend is not None:
                 ledger.record_request(run, locale.pk, answered, owners, partial)
                 accept(run, locale, works, {}, partial)
             raise
@@ -122,11 +147,18 @@ def send_request(
 
 
 def call_translator(
-    translator: BulkTranslator, source_locale: Locale, locale: Locale, texts: list[str]
+    translator: BulkTranslator,
+    source_locale: Locale,
+    locale: Locale,
+    texts: list[str],
+    works: list[UnitWork],
 ) -> Translations:
     if not texts:
         return Translations()
-    return translator.translate_texts(source_locale, locale, texts)
+    if not translator.reads_context:
+        return translator.translate_texts(source_locale, locale, texts)
+    context = text_contexts(works, texts)
+    return translator.translate_texts(source_locale, locale, texts, context=context)  # type: ignore[call-arg]
 
 
 def reserve_texts(
@@ -136,7 +168,9 @@ def reserve_texts(
     translating right now (waited for once this claim's own requests are done)."""
     elsewhere = reservations.reserve(locale.pk, batch, token)
     # Translated and stored since the first lookup (their reservation already released).
-    known = known_translations(run, locale, [t for t in batch if t not in elsewhere])
+    known = known_translations(
+        run, locale, [t for t in batch if t not in elsewhere], signature_of(works)
+    )
     accept(run, locale, works, known, Translations())
     needed = {s.data for w in works for s in w.needs.to_translate if s not in w.translated}
     to_send = [t for t in batch if t in needed and t not in known and t not in elsewhere]
@@ -160,7 +194,7 @@ def wait_for_other_workers(
         # Held first: a translation is stored before its reservation is released, so a text
         # no longer held is in memory by the time it is looked up below, or never will be.
         held = reservations.held_elsewhere(locale.pk, pending)
-        known = known_translations(run, locale, sorted(pending))
+        known = known_translations(run, locale, sorted(pending), signature_of(works))
         accept(run, locale, works, known, Translations())
         pending -= known.keys()
         if not pending or not held or time.monotonic() >= deadline:
@@ -170,6 +204,11 @@ def wait_for_other_workers(
         if any(s.data in pending for s in work.needs.to_translate if s not in work.translated):
             claims.release_unit(work.unit, token_of(work), WAIT_SECONDS)
             work.done = True
+
+
+def signature_of(works: list[UnitWork]) -> str:
+    """The output signature of a locale's units (one translator, one locale: the same)."""
+    return works[0].signature if works else ""
 
 
 def token_of(work: UnitWork) -> str:
@@ -217,13 +256,15 @@ def persist_translations(
         for work in works:
             values = fresh[id(work)]
             valid = {s: v for s, v in values.items() if valid_markup(s.data, v)}
-            changes.append(store_machine_strings(run, locale.pk, valid))
+            changes.append(store_machine_strings(run, locale.pk, valid, work.signature))
         return changes
 
     for work, changes in zip(works, ledger.retry_while_busy(store), strict=True):
         work.string_changes = work.string_changes.merged(changes)
 
 
-def store_machine_strings(run: Run, locale_id: int, values: dict) -> StringChanges:
-    tool = f"{run.translator_class.rsplit('.', 1)[-1]} (bulk)"
+def store_machine_strings(
+    run: Run, locale_id: int, values: dict, signature: str = ""
+) -> StringChanges:
+    tool = machine_tool_name(run.translator_class, signature)
     return upsert_string_translations(values, locale_id, tool=tool, user=run.created_by)

@@ -37,6 +37,10 @@ class UnitWork:
     refused: dict[str, str] = field(default_factory=dict)  # {error code: message}
     # StringTranslations this unit created or changed, for revert.
     string_changes: StringChanges = field(default_factory=StringChanges)
+    # The object it translates (its instance and strings give each text's context).
+    source: ObjectWork | None = field(default=None, repr=False, compare=False)
+    # The translator's output signature for this locale, kept with what it translates.
+    signature: str = ""
 
 
 @dataclass

@@ -32,6 +32,7 @@ from .claims import Claim
 from .failures import ClaimAborted, guard_errors
 from .finish import next_wakeup, try_finish_run
 from .prepare import prepare_object
+from .signatures import output_signatures, sign_objects
 from .translate import translate_locale
 from .work import ObjectWork, UnitWork
 from .write import write_unit
@@ -131,6 +132,7 @@ def process_run(run_id: int, time_budget: float | None = None) -> WorkerOutcome:
 def process_claim(claim: Claim, translator: BulkTranslator, units: list[Unit]) -> None:
     run, token = claim.run, claim.token
     objects = group_by_object(units)
+    sign_objects(objects, output_signatures(run, translator, (u.target_locale_id for u in units)))
     for obj in objects:
         guard_errors(claim, obj.units, partial(prepare_object, run, token, obj))
     for works in pending_by_locale(objects).values():
@@ -145,7 +147,8 @@ def process_claim(claim: Claim, translator: BulkTranslator, units: list[Unit]) -
 def group_by_object(units: list[Unit]) -> list[ObjectWork]:
     grouped: dict[int, ObjectWork] = {}
     for unit in units:
-        grouped.setdefault(unit.position, ObjectWork(units=[])).units.append(UnitWork(unit))
+        obj = grouped.setdefault(unit.position, ObjectWork(units=[]))
+        obj.units.append(UnitWork(unit, source=obj))
     return list(grouped.values())
 
 

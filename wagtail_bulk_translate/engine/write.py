@@ -127,7 +127,9 @@ def resolve_derived_slug(obj: ObjectWork, work: UnitWork) -> None:
 def store_copied_strings(run: Run, work: UnitWork) -> None:
     """Store the strings copied rather than translated (non-prose, slug)."""
     with transaction.atomic():
-        copied = store_machine_strings(run, work.unit.target_locale_id, work.needs.resolved)
+        copied = store_machine_strings(
+            run, work.unit.target_locale_id, work.needs.resolved, work.signature
+        )
     work.string_changes = work.string_changes.merged(copied)
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 from wagtail_localize.models import StringTranslation
 from wagtail_localize.strings import StringValue, validate_translation_links
@@ -23,10 +25,53 @@ REVERTIBLE_STRING_FIELDS = (
 )
 
 
+def machine_tool_name(translator_class: str, signature: str = "") -> str:
+    """The ``tool_name`` a run's machine translations are stored with: the translator's class
+    and, for translators whose output depends on more than the text (a language model's model,
+    prompt and glossary), their output signature. Kept on the StringTranslation itself, so
+    translation memory, the plan and the coverage report see it without a table of ours, and
+    wagtail-localize's editor shows it ("Translated with …")."""
+    name = translator_class.rsplit(".", 1)[-1]
+    return f"{name} (bulk, output {signature[:16]})" if signature else f"{name} (bulk)"
+
+
+def is_signed(tool_name: str) -> bool:
+    return "(bulk, output " in tool_name
+
+
+def outdated_tool_names(current_tool: str) -> Q:
+    """Machine translations by the same translator class under another output signature
+    (nothing, when the current tool has no signature: DeepL, pseudo)."""
+    if not is_signed(current_tool):
+        return Q(pk__in=[])
+    return (
+        Q(translation_type=StringTranslation.TRANSLATION_TYPE_MACHINE)
+        & Q(tool_name__startswith=same_tool_prefix(current_tool))
+        & ~Q(tool_name=current_tool)
+    )
+
+
+def same_tool_prefix(tool_name: str) -> str:
+    """What the tool names of one translator class share, whatever their signature."""
+    return tool_name.split(" (bulk", 1)[0] + " (bulk"
+
+
+def is_outdated_tool(tool_name: str, current_tool: str) -> bool:
+    if not is_signed(current_tool):
+        return False
+    return tool_name.startswith(same_tool_prefix(current_tool)) and tool_name != current_tool
+
+
 def existing_translations(
-    strings: list[SourceString], locale_ids: list[int]
+    strings: list[SourceString],
+    locale_ids: list[int],
+    current_tools: Mapping[int, str] | None = None,
 ) -> dict[tuple[int, int, int], tuple[bool, bool]]:
-    """{(string_id, context_id, locale_id): (is manual, has error)} in one query."""
+    """{(string_id, context_id, locale_id): (is manual, must be redone)} in one query.
+
+    A translation must be redone when it has an error, or when the machine wrote it under an
+    output signature other than today's (``current_tools``: {locale id: machine_tool_name}).
+    """
     stored = [s for s in strings if s.string_id is not None]
     if not stored:
         return {}
@@ -34,15 +79,28 @@ def existing_translations(
         translation_of_id__in={s.string_id for s in stored},
         context_id__in={s.context_id for s in stored},
         locale_id__in=locale_ids,
-    ).values_list("translation_of_id", "context_id", "locale_id", "translation_type", "has_error")
+    ).values_list(
+        "translation_of_id", "context_id", "locale_id", "translation_type", "has_error", "tool_name"
+    )
+    tools = current_tools or {}
     return {
-        (s, c, loc): (kind == StringTranslation.TRANSLATION_TYPE_MANUAL, err)
-        for s, c, loc, kind, err in rows
+        (s, c, loc): (
+            kind == StringTranslation.TRANSLATION_TYPE_MANUAL,
+            err
+            or (
+                kind == StringTranslation.TRANSLATION_TYPE_MACHINE
+                and is_outdated_tool(tool, tools.get(loc, ""))
+            ),
+        )
+        for s, c, loc, kind, err, tool in rows
     }
 
 
-def translation_memory(source_locale_id: int, texts: list[str], locale_id: int) -> dict[str, str]:
-    """Existing valid translations of the same source text into the locale (manual first)."""
+def translation_memory(
+    source_locale_id: int, texts: list[str], locale_id: int, current_tool: str = ""
+) -> dict[str, str]:
+    """Existing valid translations of the same source text into the locale (manual first),
+    leaving out machine translations written under an outdated output signature."""
     rows = (
         StringTranslation.objects.filter(
             translation_of__locale_id=source_locale_id,
@@ -50,6 +108,7 @@ def translation_memory(source_locale_id: int, texts: list[str], locale_id: int) 
             locale_id=locale_id,
             has_error=False,
         )
+        .exclude(outdated_tool_names(current_tool))
         .order_by("translation_of__data", "-translation_type", "-updated_at")
         .values_list("translation_of__data", "data", "translation_type")
     )
@@ -149,3 +208,16 @@ def restore_string_translations(changes: StringChanges, locale_id: int) -> None:
     for previous in changes.updated:
         fields = {k: v for k, v in previous.items() if k != "id"}
         StringTranslation.objects.filter(pk=previous["id"]).update(**fields)
+
+
+def outdated_strings_of_target(locale_id: int, current_tool: str) -> Exists:
+    """For a target object row (``translation_key``, in locale ``locale_id``): whether one of
+    its source's strings has a machine translation written under an outdated output signature."""
+    return Exists(
+        StringTranslation.objects.filter(
+            outdated_tool_names(current_tool),
+            locale_id=locale_id,
+            translation_of__segments__source__object_id=OuterRef("translation_key"),
+            translation_of__segments__context_id=F("context_id"),
+        )
+    )

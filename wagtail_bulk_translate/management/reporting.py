@@ -7,6 +7,7 @@ from typing import Any
 
 from ..models import Run, RunStatus, UnitStatus
 from ..runs.preflight import Preflight
+from ..runs.spend import spend_text
 
 BAR_WIDTH = 30
 COMMAND = "manage.py bulk_translate"
@@ -36,6 +37,7 @@ def format_summary(summary: dict[str, Any]) -> str:
         f"characters billed: {summary['billed_characters']} "
         f"(billed for units that failed: {summary['billed_characters_for_failed_units']})",
     ]
+    lines.extend(spend_lines(summary))
     if "content_source" in summary:
         lines.append(content_line(summary["content_source"], summary.get("unpublished_changes")))
     if errors:
@@ -52,6 +54,12 @@ def format_summary(summary: dict[str, Any]) -> str:
         lines.append(f"  translator: {summary['translator_change']}")
     lines.extend(f"Next: {step}" for step in next_steps(summary))
     return "\n".join(lines)
+
+
+def spend_lines(summary: dict[str, Any]) -> list[str]:
+    """Tokens and cost, for runs whose translator pays by the token."""
+    report = summary.get("spend")
+    return [f"  spent: {spend_text(report)}"] if report else []
 
 
 def content_line(content_source: str, unpublished: int | None) -> str:
@@ -128,6 +136,18 @@ def format_run_line(row: dict[str, Any]) -> str:
     )
 
 
+def spend_estimate_lines(result: Preflight) -> list[str]:
+    """The preflight of a translator that pays by the token: its own estimate."""
+    spend = result.spend
+    assert spend is not None
+    return [
+        f"Tokens: about {spend.prompt_tokens:,} prompt + {spend.completion_tokens:,} completion "
+        f"in about {spend.requests:,} requests (the translator's estimate)",
+        f"Cost: about {result.estimated_cost} {result.currency} "
+        "(from the translator's price table)",
+    ]
+
+
 def format_unit_line(row: dict[str, Any]) -> str:
     line = f"{row['status']:<9} {row['locale']:<6} {row['model']} {row['object_id']}"
     if row["object"]:
@@ -152,10 +172,13 @@ def format_preflight(result: Preflight) -> str:
         f"  {code}: refused — the translator cannot translate into it (not counted)"
         for code in result.unsupported_locales
     )
-    lines.append(
-        f"Cost: about {result.estimated_cost} {result.currency} "
-        f"at {result.price_per_million} {result.currency} per million characters"
-    )
+    if result.spend is not None:
+        lines.extend(spend_estimate_lines(result))
+    else:
+        lines.append(
+            f"Cost: about {result.estimated_cost} {result.currency} "
+            f"at {result.price_per_million} {result.currency} per million characters"
+        )
     lines.append(content_line(result.content_source, result.unpublished_changes).strip())
     lines.extend(
         f"Cannot translate {item.model}: {item.reason} — {item.fix}"

@@ -4,7 +4,7 @@ the glossary with the house style per locale.
 The unit table, not the task queue, is the source of truth for the work.
 """
 
-from .billing import SentOutcome, SentText
+from .billing import SentOutcome, SentText, SpentRequest
 from .choices import ContentSource, Mode, PublishPolicy, RunStatus, SlugPolicy, UnitStatus
 from .glossary import (
     DeepLGlossary,
@@ -39,6 +39,7 @@ __all__ = [
     "SentOutcome",
     "SentText",
     "SlugPolicy",
+    "SpentRequest",
     "SyncStatus",
     "TextReservation",
     "Unit",

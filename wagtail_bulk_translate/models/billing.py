@@ -46,3 +46,30 @@ class SentText(models.Model):
 
     def __str__(self) -> str:
         return f"{self.text_hash[:12]} → {self.locale_id}: {self.characters} ({self.outcome})"
+
+
+class SpentRequest(models.Model):
+    """The billing ledger's token side: what one translator request cost, for translators that
+    pay by the token (a language model). One row per request that reported a ``Spend``,
+    written with that request's :class:`SentText` rows (same ``request``), so a request's cost
+    is recorded once, whatever becomes of its units.
+    """
+
+    run = models.ForeignKey(
+        "wagtail_bulk_translate.Run", on_delete=models.CASCADE, related_name="spent_requests"
+    )
+    locale = models.ForeignKey(Locale, on_delete=models.CASCADE, related_name="+")
+    request = models.UUIDField()
+    # Provider calls behind this request (retries and split batches included).
+    calls = models.PositiveIntegerField(default=0)
+    prompt_tokens = models.PositiveBigIntegerField(default=0)
+    completion_tokens = models.PositiveBigIntegerField(default=0)
+    # In the run's CURRENCY, from the translator's price table.
+    cost = models.DecimalField(max_digits=14, decimal_places=6, default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["run", "locale"], name="wbt_spent_request_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.request}: {self.prompt_tokens}+{self.completion_tokens} tokens, {self.cost}"

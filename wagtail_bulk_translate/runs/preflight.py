@@ -5,6 +5,10 @@ Strings and billable characters come from extracting the objects: exactly when t
 at most ``sample_size`` objects, otherwise from an evenly spread sample, scaled up and labelled
 as an estimate. Characters are counted like DeepL bills them (text only, markup free), after
 translation memory: text already translated into a locale anywhere on the site costs nothing.
+
+A translator that pays by the token (``estimate_spend()`` returns a ``Spend``) is asked for its
+own estimate of the same texts, with their context (title, field labels) as a run would send
+them; its tokens and cost replace the per-character price (see :mod:`.spend_estimate`).
 """
 
 from __future__ import annotations
@@ -19,7 +23,9 @@ from django.contrib.contenttypes.models import ContentType
 from wagtail.models import Locale
 
 from ..conf import get_settings
+from ..engine.context import text_context
 from ..engine.plan import copied_value
+from ..engine.signatures import configured_tool_names
 from ..engine.text_kinds import plain_text
 from ..localize.segments import extract, unstored_strings
 from ..localize.strings import translation_memory
@@ -28,8 +34,10 @@ from ..objects import find_by_content_type
 from ..scope.definition import Scope, model_label, validate_scope
 from ..scope.enumeration import ScopedObject, iter_scope
 from ..scope.readiness import Untranslatable, count_unpublished, untranslatable_in_scope
-from ..translators.base import Usage
+from ..translators.base import Spend, TextContext, Usage
 from ..translators.loading import build_translator, pinned_translator
+from .spend import money, spend_dict
+from .spend_estimate import estimate_spend
 from .start import refuse_incomplete_configuration, resolve_locale, resolve_targets
 
 DEFAULT_SAMPLE_SIZE = 200
@@ -52,6 +60,8 @@ class Preflight:
     untranslatable: list[Untranslatable] = field(default_factory=list)
     usage: Usage | None = None
     warnings: list[str] = field(default_factory=list)
+    # Tokens and money, from the translator's estimate_spend() (None: priced per character).
+    spend: Spend | None = None
 
     @property
     def total_characters(self) -> int:
@@ -59,6 +69,8 @@ class Preflight:
 
     @property
     def estimated_cost(self) -> Decimal:
+        if self.spend is not None:
+            return money(self.spend.cost)
         cost = self.price_per_million * self.total_characters / Decimal(1_000_000)
         return cost.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
 
@@ -81,6 +93,7 @@ class Preflight:
             "untranslatable": [item.as_dict() for item in self.untranslatable],
             "usage": self.usage.as_dict() if self.usage else None,
             "warnings": self.warnings,
+            "estimated_spend": spend_dict(self.spend),
         }
 
 
@@ -110,11 +123,16 @@ def preflight(
     objects_by_model, units_by_model = count_by_model(objects, targets)
     with_units = [obj for obj in objects if wanted_locales(obj, targets)]
     sample = spread_sample(with_units, sample_size)
-    texts = sample_texts(sample)
+    contexts = sample_texts(sample)
+    texts = set(contexts)
     scale = len(with_units) / len(sample) if sample else 0
-    strings, characters = {}, {}
+    strings, characters, billable_texts = {}, {}, {}
+    tools = configured_tool_names(translator, source, targets) if translator else {}
     for locale in targets:
-        billable = texts if mode != Mode.CHANGED else untranslated(texts, source, locale)
+        billable = texts
+        if mode == Mode.CHANGED:
+            billable = untranslated(texts, source, locale, tools.get(locale.pk, ""))
+        billable_texts[locale] = billable
         strings[locale.language_code] = round(len(billable) * scale)
         characters[locale.language_code] = round(sum(map(billed_length, billable)) * scale)
     conf = get_settings()
@@ -139,6 +157,7 @@ def preflight(
         result.warnings.append(f"The translator cannot be loaded: {load_error}")
     if translator is not None:
         check_translator(result, translator)
+        result.spend = estimate_spend(translator, source, billable_texts, contexts, scale)
     if not result.exact:
         result.warnings.append(
             f"Strings and characters are estimated from {result.sampled_objects} objects."
@@ -185,28 +204,34 @@ def spread_sample(objects: list[ScopedObject], size: int) -> list[ScopedObject]:
     return [objects[int(i * step)] for i in range(size)]
 
 
-def sample_texts(sample: list[ScopedObject]) -> set[str]:
-    """Distinct texts the translator would be sent for these objects (any locale): the engine's
-    own plan, without the slug (never billed by the default policies)."""
+def sample_texts(sample: list[ScopedObject]) -> dict[str, TextContext]:
+    """Distinct texts the translator would be sent for these objects (any locale), with the
+    context of the first object sending each: the engine's own plan, without the slug (never
+    billed by the default policies)."""
     excluded = get_settings().EXCLUDE_FIELDS
-    texts: set[str] = set()
+    texts: dict[str, TextContext] = {}
     for obj in sample:
         instance = find_by_content_type(obj.content_type_id, obj.object_id)
         if instance is None:
             continue
         skip = excluded.get(model_label(type(instance)), [])
-        for string in unstored_strings(extract(instance)):
-            if string.path != "slug" and copied_value(string, excluded_fields=skip) is None:
-                texts.add(string.data)
+        strings = unstored_strings(extract(instance))
+        for position, string in enumerate(strings):
+            if string.data in texts or string.path == "slug":
+                continue
+            if copied_value(string, excluded_fields=skip) is None:
+                texts[string.data] = text_context(instance, string.path, position)
     return texts
 
 
-def untranslated(texts: set[str], source: Locale, locale: Locale) -> set[str]:
-    """Texts with no valid translation into ``locale`` anywhere on the site."""
+def untranslated(texts: set[str], source: Locale, locale: Locale, tool: str = "") -> set[str]:
+    """Texts with no valid translation into ``locale`` anywhere on the site (what the
+    translator wrote under another output signature does not count: a run redoes it)."""
     known: set[str] = set()
     pending = list(texts)
     for start in range(0, len(pending), 500):
-        known.update(translation_memory(source.pk, pending[start : start + 500], locale.pk))
+        chunk = pending[start : start + 500]
+        known.update(translation_memory(source.pk, chunk, locale.pk, tool))
     return texts - known
 
 

@@ -11,6 +11,7 @@ from ..engine.ledger import billing
 from ..models import Run, RunTally
 from ..scope.definition import Scope
 from ..scope.readiness import count_unpublished, untranslatable_in_scope
+from .spend import spend_report
 
 
 def run_summary(run: Run) -> dict[str, Any]:
@@ -45,6 +46,8 @@ def run_summary(run: Run) -> dict[str, Any]:
         "billed_characters": billed.billed,
         "billed_characters_for_failed_units": billed.billed_for_failed_units,
         "texts_sent": billed.texts_sent,
+        # Tokens and money, for translators that pay by the token (None for the others).
+        "spend": spend_report(run),
         "errors": error_breakdown(run),
         "created_at": run.created_at.isoformat(),
         "started_at": run.started_at.isoformat() if run.started_at else None,

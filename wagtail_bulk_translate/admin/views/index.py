@@ -9,6 +9,7 @@ from wagtail.admin.ui.tables import Column, DateColumn, NumberColumn, TitleColum
 from wagtail.admin.views import generic
 
 from ...models import Run
+from ...runs.spend import annotate_spend, annotated_spend_text
 from ..columns import (
     ProgressColumn,
     RunStatusColumn,
@@ -43,6 +44,7 @@ class RunIndexView(ManageRunsRequiredMixin, generic.IndexView):
             ProgressColumn(),
             UnitCountsColumn(),
             NumberColumn("n_characters", label=_("Characters billed")),
+            Column("spend", label=_("Tokens and cost"), accessor=annotated_spend_text),
             Column("get_mode_display", label=_("Mode")),
             Column("canary", label=_("Canary"), accessor=canary_label),
             Column("scope", label=_("Scope"), accessor=scope_summary),
@@ -54,7 +56,7 @@ class RunIndexView(ManageRunsRequiredMixin, generic.IndexView):
         runs = Run.objects.select_related("source_locale", "created_by").prefetch_related(
             "target_locales"
         )
-        return annotate_progress(runs)
+        return annotate_spend(annotate_progress(runs))
 
     def get_inspect_url(self, instance: Run) -> str:
         return reverse(self.inspect_url_name, args=(instance.pk,))

@@ -14,7 +14,6 @@ from tests.translator_doubles import (
     TokenTranslator,
 )
 from wagtail_bulk_translate.engine.context import text_contexts
-from wagtail_bulk_translate.engine.labels import string_label
 from wagtail_bulk_translate.engine.prepare import prepare_object
 from wagtail_bulk_translate.engine.worker import group_by_object
 from wagtail_bulk_translate.models import Run, Unit
@@ -143,12 +142,6 @@ def test_contexts_cost_no_query(travel_page, start, task_queue, conf, doubles, c
 
     assert len(queries.captured_queries) == 0
     assert len(contexts) == len(texts) > 5
-
-
-def test_a_path_without_labels_is_its_own_label(travel_page):
-    assert string_label(travel_page, "body.no-such-block.text") == "body.no-such-block.text"
-    assert string_label(travel_page, "nonexistent") == "nonexistent"
-    assert string_label(travel_page, "summary") == "Summary"
 
 
 def test_translators_that_do_not_read_context_see_the_same_requests(translate, task_queue, doubles):

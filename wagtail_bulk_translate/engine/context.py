@@ -9,9 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import models
+
+from ..localize.labels import field_label
+from ..localize.segments import SourceString
 from ..scope.definition import model_label
 from ..translators.base import TextContext
-from .labels import string_label
 from .work import ObjectWork, UnitWork
 
 
@@ -31,21 +34,22 @@ def text_contexts(works: list[UnitWork], texts: list[str]) -> dict[str, TextCont
         about = describe(obj.instance)
         for position, string in enumerate(obj.strings):
             if string.data in wanted and string.data not in contexts:
-                contexts[string.data] = text_context(obj.instance, string.path, position, about)
+                contexts[string.data] = text_context(obj.instance, string, position, about)
     return contexts
 
 
 def text_context(
-    instance: Any, path: str, position: int, about: ObjectDescription | None = None
+    instance: Any, string: SourceString, position: int, about: ObjectDescription | None = None
 ) -> TextContext:
-    """The context of the string at ``path``, the ``position``-th of ``instance``."""
+    """The context of ``string``, the ``position``-th of ``instance``."""
     about = about or describe(instance)
+    model: type[models.Model] = type(instance)
     return TextContext(
         object_key=about.key,
         object_type=about.type,
         object_title=about.title,
         object_url=about.url,
-        field=string_label(instance, path),
+        field=field_label(model, string.field_path or string.path),
         position=position,
     )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import models
@@ -16,6 +16,8 @@ from wagtail_localize.segments import (
     TemplateSegmentValue,
 )
 from wagtail_localize.segments.extract import extract_segments
+
+from .segment_rows import field_path
 
 
 def segment_hash(segments: list) -> str:
@@ -64,21 +66,32 @@ class SourceString:
     context_id: int | None
     path: str
     data: str
+    # The path with block names instead of block ids (what labels.field_label reads).
+    field_path: str = field(default="", compare=False)
 
 
 def load_source_strings(source: TranslationSource) -> list[SourceString]:
     rows = (
         StringSegment.objects.filter(source=source)
         .order_by("order")
-        .values_list("string_id", "context_id", "context__path", "string__data")
+        .values_list(
+            "string_id", "context_id", "context__path", "string__data", "context__field_path"
+        )
     )
     return [SourceString(*row) for row in rows]
 
 
-def unstored_strings(segments: list) -> list[SourceString]:
-    """The strings of segments extracted without a TranslationSource (site settings)."""
+def unstored_strings(segments: list, instance: models.Model | None = None) -> list[SourceString]:
+    """The strings of segments extracted without a TranslationSource (site settings, the
+    preflight's sample); with ``instance``, their field paths too."""
     return [
-        SourceString(None, None, s.path, s.string.data)
+        SourceString(
+            None,
+            None,
+            s.path,
+            s.string.data,
+            field_path(s.path, instance) if instance is not None else s.path,
+        )
         for s in segments
         if isinstance(s, StringSegmentValue)
     ]

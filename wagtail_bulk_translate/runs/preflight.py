@@ -215,12 +215,12 @@ def sample_texts(sample: list[ScopedObject]) -> dict[str, TextContext]:
         if instance is None:
             continue
         skip = excluded.get(model_label(type(instance)), [])
-        strings = unstored_strings(extract(instance))
+        strings = unstored_strings(extract(instance), instance)
         for position, string in enumerate(strings):
             if string.data in texts or string.path == "slug":
                 continue
             if copied_value(string, excluded_fields=skip) is None:
-                texts[string.data] = text_context(instance, string.path, position)
+                texts[string.data] = text_context(instance, string, position)
     return texts
 
 

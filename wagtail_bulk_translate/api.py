@@ -11,6 +11,7 @@ from .conf import get_settings
 from .coverage import CoverageKind, CoverageRow, coverage
 from .engine.janitor import SweepReport, keep_janitor_alive
 from .engine.janitor import sweep as janitor_sweep
+from .engine.ledger import characters_sent
 from .engine.pauses import pause_run, resume_run
 from .errors import BulkTranslateError, ErrorCode, RunConfigurationError, ScopeError
 from .localize.review import CanarySample, SampleString, canary_samples
@@ -55,6 +56,7 @@ __all__ = [
     "Usage",
     "canary_samples",
     "cancel_run",
+    "characters_sent",
     "check_retry_filters",
     "check_revertible",
     "coverage",

@@ -21,6 +21,9 @@ pytestmark = pytest.mark.django_db
 LONG_TITLE = "x" * 300  # Page.title is max_length=255: the translated page cannot validate
 
 SUMMARY_KEYS = {
+    "translator",
+    "characters_sent",
+    "sent_without_answer",
     "tree_repairs",
     "translator_change",
     "id",

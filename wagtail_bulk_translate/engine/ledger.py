@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from django.db import OperationalError, transaction
-from django.db.models import F, Q, Sum
+from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Coalesce
 
 from ..errors import ErrorCode
@@ -26,6 +26,7 @@ from ..localize.strings import valid_markup
 from ..models import Run, SentOutcome, SentText, Unit, UnitStatus
 from ..translators.base import Translations
 from .reservations import text_hash
+from .text_kinds import plain_text
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +46,10 @@ class Billing:
     billed: int
     billed_for_failed_units: int
     texts_sent: int
+    characters_sent: int = 0
+    # Sent without an answer (timeout, dropped connection): the provider may have billed them.
+    unanswered_texts: int = 0
+    unanswered_characters: int = 0
 
 
 def retry_while_busy(store: Callable[[], T]) -> T:
@@ -87,6 +92,30 @@ def record_request(
     retry_while_busy(store)
 
 
+def record_unanswered(run: Run, locale_id: int, sent: list[str], owners: dict[str, int]) -> None:
+    """Write a request that failed before any answer came: it went out, and the provider may
+    have billed it, so the run's report shows it beside what was billed."""
+    request = uuid.uuid4()
+    rows = [
+        SentText(
+            run=run,
+            locale_id=locale_id,
+            unit_id=owners.get(text),
+            request=request,
+            text_hash=text_hash(text),
+            sent_characters=sent_length(text),
+            outcome=SentOutcome.UNANSWERED,
+        )
+        for text in sent
+    ]
+    retry_while_busy(lambda: SentText.objects.bulk_create(rows))
+
+
+def sent_length(text: str) -> int:
+    """Characters sent for a text: its text without the markup (as the estimate counts)."""
+    return len(plain_text(text))
+
+
 def sent_row(
     run: Run,
     locale_id: int,
@@ -115,6 +144,7 @@ def sent_row(
         request=request,
         text_hash=text_hash(text),
         characters=results.billed_characters.get(text, 0),
+        sent_characters=sent_length(text),
         outcome=outcome,
         markup_failures=failures,
         translation=translation or "",
@@ -148,10 +178,28 @@ def given_up_texts(run: Run, locale_id: int, texts: list[str]) -> set[str]:
 
 
 def billing(run: Run) -> Billing:
-    """What the translator billed the run, and how much of it for units that then failed."""
+    """What the run sent to the translator and what it billed (with how much of it for units
+    that then failed, and what went out without an answer)."""
+    unanswered = Q(outcome=SentOutcome.UNANSWERED)
     totals = SentText.objects.filter(run=run).aggregate(
         billed=Coalesce(Sum("characters"), 0),
         failed=Coalesce(Sum("characters", filter=Q(unit__status=UnitStatus.FAILED)), 0),
+        texts=Count("pk"),
+        sent=Coalesce(Sum("sent_characters"), 0),
+        unanswered_texts=Count("pk", filter=unanswered),
+        unanswered_characters=Coalesce(Sum("sent_characters", filter=unanswered), 0),
     )
-    texts = SentText.objects.filter(run=run).count()
-    return Billing(totals["billed"], totals["failed"], texts)
+    return Billing(
+        billed=totals["billed"],
+        billed_for_failed_units=totals["failed"],
+        texts_sent=totals["texts"],
+        characters_sent=totals["sent"],
+        unanswered_texts=totals["unanswered_texts"],
+        unanswered_characters=totals["unanswered_characters"],
+    )
+
+
+def characters_sent(run: Run) -> int:
+    """Characters the run sent to the translator so far (for progress lines)."""
+    total = SentText.objects.filter(run=run).aggregate(sent=Coalesce(Sum("sent_characters"), 0))
+    return int(total["sent"])

@@ -31,6 +31,7 @@ from ..scope.readiness import Untranslatable, count_unpublished, untranslatable_
 from ..translators.base import Usage
 from ..translators.loading import build_translator, pinned_translator
 from .start import refuse_incomplete_configuration, resolve_locale, resolve_targets
+from .summary import translator_name
 
 DEFAULT_SAMPLE_SIZE = 200
 
@@ -52,6 +53,7 @@ class Preflight:
     untranslatable: list[Untranslatable] = field(default_factory=list)
     usage: Usage | None = None
     warnings: list[str] = field(default_factory=list)
+    translator: str = ""  # its class name, as the run's summary names it
 
     @property
     def total_characters(self) -> int:
@@ -81,6 +83,15 @@ class Preflight:
             "untranslatable": [item.as_dict() for item in self.untranslatable],
             "usage": self.usage.as_dict() if self.usage else None,
             "warnings": self.warnings,
+            **self.to_send(),
+        }
+
+    def to_send(self) -> dict[str, Any]:
+        """The figures under the words the run's summary uses for what it sent."""
+        return {
+            "translator": self.translator,
+            "texts_to_send": self.strings_to_translate,
+            "characters_to_send": self.characters_to_bill,
         }
 
 
@@ -135,6 +146,7 @@ def preflight(
         ),
         untranslatable=untranslatable_in_scope(scope, source),
     )
+    result.translator = translator_name(pinned_translator()[0])
     if load_error:
         result.warnings.append(f"The translator cannot be loaded: {load_error}")
     if translator is not None:

@@ -166,17 +166,17 @@ def refuse_empty_run(scope: Scope, source: Locale, targets: list[Locale]) -> Non
             return
         found += 1
     codes = ", ".join(locale.language_code for locale in targets)
-    if found:
+    left_out = [
+        f"{item.model} cannot be translated: {item.reason} — {item.fix}."
+        for item in untranslatable_in_scope(scope, source)
+    ]
+    if left_out:
+        reason = " ".join(left_out)
+    elif found:
         reason = (
             f"its {found} object(s) are per-site settings, and no site serves {codes}: "
             "add the locale to a site (Settings → Sites) or choose the locales a site serves."
         )
     else:
         reason = f"the scope holds no object in {source.language_code}."
-    left_out = [
-        f"{item.model} cannot be translated: {item.reason} — {item.fix}"
-        for item in untranslatable_in_scope(scope, source)
-    ]
-    raise RunConfigurationError(
-        " ".join([f"Nothing to translate into {codes}: {reason}", *left_out])
-    )
+    raise RunConfigurationError(f"Nothing to translate into {codes}: {reason}")

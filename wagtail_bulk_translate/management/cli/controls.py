@@ -20,6 +20,7 @@ from ..reporting import COMMAND, start_command
 from .waiting import EXIT_TIMEOUT, POLL_SECONDS, wait_for
 
 EXIT_BAD_ARGUMENTS = 2
+NO_RUNS = f"There are no runs yet. Start one with: {COMMAND} start --help"
 
 
 def refuse(message: str) -> CommandError:
@@ -31,7 +32,7 @@ def get_run(run_id: int | None) -> Run:
     run = runs.first() if run_id is None else runs.filter(pk=run_id).first()
     if run is None:
         if run_id is None:
-            raise refuse(f"There are no runs yet. Start one with: {COMMAND} start --help")
+            raise refuse(NO_RUNS)
         raise refuse(f"Run {run_id} does not exist. See the recent runs with: {COMMAND} list")
     return run
 

@@ -400,3 +400,19 @@ def changed_source_reported(run: Run, obj) -> bool:
     return Unit.objects.filter(
         run=run, object_key=obj.translation_key, error_code=ErrorCode.SOURCE_CHANGED
     ).exists()
+
+
+def test_a_request_that_failed_without_an_answer_is_shown_as_sent_without_answer(
+    site, begin, task_queue, recording_translator
+):
+    # A dropped connection: the texts went out, the provider may have billed them.
+    recording_translator.overrides["Story 0"] = flaky(TransientTranslatorError("503."), times=1)
+    run = begin(locales=FR)
+    task_queue.drain()
+
+    summary = controls.run_summary(run)
+    lost = summary["sent_without_answer"]
+    assert lost["texts"] >= 1
+    assert lost["characters"] >= len("Story 0")
+    assert summary["status"] == RunStatus.SUCCEEDED  # sent again, and answered
+    assert "sent without an answer: " in controls.format_summary(summary)

@@ -19,7 +19,7 @@ from wagtail.models import Page
 from tests.lookups import counts, unit_of
 from wagtail_bulk_translate import api as controls
 from wagtail_bulk_translate import schedule, tasks
-from wagtail_bulk_translate.engine import claims, failures, finish
+from wagtail_bulk_translate.engine import claims, failures, finish, ledger
 from wagtail_bulk_translate.errors import (
     ErrorCode,
     QuotaExceededError,
@@ -416,3 +416,31 @@ def test_a_request_that_failed_without_an_answer_is_shown_as_sent_without_answer
     assert lost["characters"] >= len("Story 0")
     assert summary["status"] == RunStatus.SUCCEEDED  # sent again, and answered
     assert "sent without an answer: " in controls.format_summary(summary)
+
+
+def test_units_handed_back_on_a_busy_database_come_back_though_the_release_meets_it_too(
+    site, begin, task_queue, recording_translator, monkeypatch
+):
+    # SQLite without the install section's options: the write that failed on "database is
+    # locked" is followed by a release that meets the lock again.
+    monkeypatch.setattr(ledger, "STORE_BACKOFF_SECONDS", 0)
+    original = failures.give_back
+    collisions = {"left": 3}
+
+    def busy_then_free(unit, token):
+        if collisions["left"]:
+            collisions["left"] -= 1
+            raise OperationalError("database is locked")
+        original(unit, token)
+
+    monkeypatch.setattr(failures, "give_back", busy_then_free)
+    recording_translator.overrides["Story 0"] = flaky(OperationalError("database is locked"), 1)
+    run = begin(locales=FR)
+    task_queue.drain()  # a task that raised would fail the test here
+
+    assert collisions["left"] == 0
+    unit = unit_of(run, site.story)
+    assert unit.status == UnitStatus.SUCCEEDED
+    assert unit.attempts == 1  # the busy database was not the unit's fault
+    run.refresh_from_db()
+    assert run.status == RunStatus.SUCCEEDED

@@ -37,6 +37,7 @@ MARKUP_FAILURES_TO_GIVE_UP = 2
 # Storing what was paid for is retried this many times while the database is busy.
 STORE_ATTEMPTS = 6
 STORE_BACKOFF_SECONDS = 0.05
+STORE_BACKOFF_MAX_SECONDS = 1.0
 
 T = TypeVar("T")
 
@@ -52,18 +53,18 @@ class Billing:
     unanswered_characters: int = 0
 
 
-def retry_while_busy(store: Callable[[], T]) -> T:
+def retry_while_busy(store: Callable[[], T], attempts: int = STORE_ATTEMPTS) -> T:
     """Run ``store`` in its own (nested) transaction, again while the database is busy
-    (locked, deadlock, serialization failure): what it stores was already paid for."""
-    for attempt in range(1, STORE_ATTEMPTS + 1):
+    (locked, deadlock, serialization failure): what it stores must not be lost."""
+    for attempt in range(1, attempts + 1):
         try:
             with transaction.atomic():
                 return store()
         except OperationalError:
-            if attempt == STORE_ATTEMPTS:
+            if attempt == attempts:
                 raise
-            logger.info("Database busy storing paid translations; retry %d", attempt)
-            time.sleep(STORE_BACKOFF_SECONDS * 2 ** (attempt - 1))
+            logger.info("Database busy storing %s; retry %d", store, attempt)
+            time.sleep(min(STORE_BACKOFF_SECONDS * 2 ** (attempt - 1), STORE_BACKOFF_MAX_SECONDS))
     raise AssertionError("unreachable")
 
 

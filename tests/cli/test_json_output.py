@@ -211,3 +211,18 @@ def test_a_refused_request_with_json_prints_one_json_error(three_pages, args):
     document = json.loads(out)
     assert document["exit_code"] == 2
     assert document["error"]
+
+
+def test_revert_wait_json_on_timeout_prints_the_report_and_exits_5(
+    three_pages, run_command, task_queue, waiting
+):
+    run = start_and_drain(
+        run_command, task_queue, "--page", str(three_pages.home.pk), "--locales", "fr"
+    )
+    waiting(drain=False)  # no worker reverts it
+
+    code, out, err = run_waiting("revert", str(run.pk), "--json", "--timeout", "0.05")
+
+    assert code == 5
+    assert json.loads(out)["id"] == run.pk
+    assert "still reverting" in err

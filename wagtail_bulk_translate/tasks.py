@@ -1,7 +1,8 @@
 """django-tasks entry points: ids in, one engine call out, a JSON-able report back.
 
 Each task is registered with :mod:`.schedule`, the only module that enqueues them. Every task of
-a run then checks that the janitor's chain is alive, and re-arms it if it died.
+a run then checks that the janitor's chain is alive, and re-arms it if it died. On SQLite every
+task's transactions take the write lock when they begin, and wait for it (engine.sqlite_locks).
 """
 
 from __future__ import annotations
@@ -11,12 +12,14 @@ from typing import Any
 from . import schedule
 from .compat import task
 from .engine import coordinator, janitor, pauses, worker
+from .engine.sqlite_locks import in_writers_wait
 from .glossary import sync as glossary_sync
 from .revert import undo
 
 
 @schedule.register
 @task()
+@in_writers_wait
 def coordinate_run(run_id: int, token: str | None = None) -> dict[str, Any]:
     """One coordinator tick; it re-queues itself with its lease token until enumeration ends."""
     report = coordinator.coordinate_and_continue(run_id, token)
@@ -26,6 +29,7 @@ def coordinate_run(run_id: int, token: str | None = None) -> dict[str, Any]:
 
 @schedule.register
 @task()
+@in_writers_wait
 def process_units(run_id: int) -> dict[str, Any]:
     """Process units of a run for one time budget; the chain goes on while work remains."""
     report = worker.work_and_continue(run_id)
@@ -35,6 +39,7 @@ def process_units(run_id: int) -> dict[str, Any]:
 
 @schedule.register
 @task()
+@in_writers_wait
 def retry_after_quota(run_id: int) -> dict[str, Any]:
     """Resume a run that paused because the translator's quota ran out."""
     resumed = pauses.retry_after_quota(run_id)
@@ -44,6 +49,7 @@ def retry_after_quota(run_id: int) -> dict[str, Any]:
 
 @schedule.register
 @task()
+@in_writers_wait
 def janitor_sweep(token: str | None = None) -> dict[str, Any]:
     """One janitor sweep; re-queues itself every JANITOR_INTERVAL_SECONDS while runs are active."""
     return janitor.sweep_and_continue(token)
@@ -51,6 +57,7 @@ def janitor_sweep(token: str | None = None) -> dict[str, Any]:
 
 @schedule.register
 @task()
+@in_writers_wait
 def revert_units(run_id: int) -> dict[str, Any]:
     """Revert a run's units for one time budget; re-queues itself until all are done."""
     done = undo.revert_and_continue(run_id)

@@ -6,8 +6,9 @@ import re
 
 import pytest
 from django.urls import reverse
-from wagtail.models import ModelLogEntry
+from wagtail.models import ModelLogEntry, Site
 
+from demo.models import SocialLinks
 from tests import factories
 from wagtail_bulk_translate.models import Run
 
@@ -256,4 +257,21 @@ def test_a_missing_deepl_key_is_shown_on_the_new_run_form(
     errors = " ".join(response.context["form"].non_field_errors())
     assert "The DeepL translator has no API key." in errors
     assert "DEEPL_AUTH_KEY" in errors
+    assert not Run.objects.exists()
+
+
+def test_starting_a_run_with_nothing_to_translate_is_refused_naming_why(
+    admin_client, site_tree, task_queue
+):
+    # A per-site setting, and no site serves fr or de: the run would have no unit.
+    SocialLinks.objects.create(site=Site.objects.get(is_default_site=True))
+    data = form_data(**{"settings": ["demo.SocialLinks"], "use_canary": None})
+    confirm = hidden_inputs(admin_client.post(url(), data).content.decode())
+
+    response = admin_client.post(url(), {**confirm, "action": "start"})
+
+    assert response.status_code == 200
+    errors = " ".join(response.context["form"].non_field_errors())
+    assert "Nothing to translate into fr, de" in errors
+    assert "demo.SocialLinks cannot be translated" in errors
     assert not Run.objects.exists()

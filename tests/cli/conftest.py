@@ -83,11 +83,14 @@ def run_waiting(*args):
 
 
 def run_exit_code(*args):
-    """Call the command; returns (exit code, stdout, stderr) (SystemExit caught)."""
+    """Call the command; returns (exit code, stdout, stderr) (SystemExit and CommandError
+    caught: what ``manage.py`` turns into its exit code)."""
     out, err = StringIO(), StringIO()
     code = 0
     try:
         call_command("bulk_translate", *args, stdout=out, stderr=err)
     except SystemExit as exit_:
         code = exit_.code
+    except CommandError as error:
+        code = error.returncode
     return code, out.getvalue(), err.getvalue()

@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 
 from tests import factories as f
-from tests.cli.conftest import run_waiting
+from tests.cli.conftest import run_exit_code, run_waiting
 from wagtail_bulk_translate.management.commands import bulk_translate as command_module
 from wagtail_bulk_translate.models import Run, RunStatus, Unit, UnitStatus
 
@@ -106,8 +106,16 @@ def test_status_of_run_0_is_refused_not_taken_for_the_latest_run(capsys):
     assert "a run id must be between 1 and 2147483647, got 0" in capsys.readouterr().err
 
 
-def test_status_without_any_run_exits_2(bad_arguments):
-    assert "no runs yet" in bad_arguments("status")
+def test_status_and_list_without_any_run_say_so_alike_and_exit_0(run_command):
+    # One rule: a report that finds nothing is an answer (0); 2 is for refused requests.
+    status, _err = run_command("status")
+    listed, _err = run_command("list")
+
+    assert "There are no runs yet" in status
+    assert status == listed
+    assert run_exit_code("status")[0] == 0
+    assert run_command("status", "--json")[0].strip() == "null"
+    assert json.loads(run_command("list", "--json")[0]) == []
 
 
 @pytest.mark.parametrize(
@@ -180,6 +188,7 @@ def test_start_passes_mode_publish_content_and_canary(three_pages, run_command):
 
 
 def test_locales_all_takes_every_locale_but_the_source(three_pages, run_command):
+    three_pages.home.copy_for_translation(three_pages.locales["fr"])  # something in French
     run_command("start", "--all", "--locales", "all")
     run_command("start", "--all", "--source", "fr", "--locales", "ALL")
 

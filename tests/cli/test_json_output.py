@@ -164,3 +164,65 @@ def test_revert_json_without_wait(three_pages, run_command, task_queue):
 
     assert code == 0
     assert json.loads(out)["id"] == run.pk
+
+
+def test_wait_json_on_a_run_that_stays_paused_prints_the_run_and_exits_5(three_pages, waiting):
+    def pause_it():
+        Run.objects.update(status=RunStatus.PAUSED, error_message="Paused by an editor.")
+
+    waiting(drain=False, on_sleep=pause_it)
+
+    code, out, err = run_waiting(
+        "start", "--page", str(three_pages.home.pk), "--locales", "fr", "--json", "--timeout", "0.1"
+    )
+
+    assert code == 5
+    assert json.loads(out)["status"] == "paused"
+    assert "--timeout" in err
+
+
+def test_wait_json_stopped_with_ctrl_c_prints_the_run_and_exits_130(three_pages, waiting):
+    def ctrl_c():
+        raise KeyboardInterrupt
+
+    waiting(drain=False, on_sleep=ctrl_c)
+
+    code, out, err = run_waiting(
+        "start", "--page", str(three_pages.home.pk), "--locales", "fr", "--json"
+    )
+
+    assert code == 130
+    assert json.loads(out)["id"] == Run.objects.get().pk
+    assert "Stopped waiting" in err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("status", "999", "--json"),
+        ("cancel", "999", "--json"),
+        ("start", "--setting-models", "demo.SocialLinks", "--locales", "fr", "--json"),
+    ],
+)
+def test_a_refused_request_with_json_prints_one_json_error(three_pages, args):
+    code, out, _err = run_exit_code(*args)
+
+    assert code == 2
+    document = json.loads(out)
+    assert document["exit_code"] == 2
+    assert document["error"]
+
+
+def test_revert_wait_json_on_timeout_prints_the_report_and_exits_5(
+    three_pages, run_command, task_queue, waiting
+):
+    run = start_and_drain(
+        run_command, task_queue, "--page", str(three_pages.home.pk), "--locales", "fr"
+    )
+    waiting(drain=False)  # no worker reverts it
+
+    code, out, err = run_waiting("revert", str(run.pk), "--json", "--timeout", "0.05")
+
+    assert code == 5
+    assert json.loads(out)["id"] == run.pk
+    assert "still reverting" in err

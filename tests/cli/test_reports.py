@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import types
 
 import pytest
 from django.utils import timezone
@@ -13,7 +14,7 @@ from demo.models import SocialLinks
 from tests.cli.conftest import run_waiting
 from wagtail_bulk_translate.errors import TranslatorError
 from wagtail_bulk_translate.management.cli import waiting as waiting_module
-from wagtail_bulk_translate.models import Run, RunStatus
+from wagtail_bulk_translate.models import Run, RunStatus, UnitStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -120,7 +121,7 @@ def test_progress_goes_to_stdout_one_line_per_step_with_rate_and_billing(three_p
     progress = [line for line in out.splitlines() if line.startswith("Run #") and "units (" in line]
     assert progress, out
     assert progress[-1].count("9/9 units (100%)") == 1
-    assert all("characters billed" in line for line in progress)
+    assert all("characters sent" in line for line in progress)
     assert len(progress) == len(set(progress))  # no line repeated while nothing changed
     assert "Run #" not in err
 
@@ -137,7 +138,7 @@ def test_progress_writes_a_line_per_ten_percent_not_per_poll():
     for done in range(0, 1001, 5):
         counts = dict.fromkeys(["pending", "running", "skipped", "failed", "cancelled"], 0)
         counts["succeeded"] = done
-        progress.update(run, counts, billed=done * 10)
+        progress.update(run, counts, sent=done * 10)
 
     assert 11 <= len(Out.lines) <= 12  # 0 %, 10 %, ..., 100 %
     assert "1000/1000 units (100%)" in Out.lines[-1]
@@ -157,7 +158,50 @@ def test_status_and_wait_say_when_no_worker_picked_up_the_run(three_pages, run_c
     assert hint in status and start_worker in status
     assert code == 5
     assert sleeps
-    assert out.count(hint) == 1 and start_worker in out
+    progress = [line for line in out.splitlines() if line.startswith("Run #")]
+    assert progress and all(start_worker in line for line in progress), out
+
+
+def test_the_progress_line_keeps_saying_no_worker_came_until_one_does(monkeypatch):
+    clock = types.SimpleNamespace(now=0.0)
+    monkeypatch.setattr(waiting_module, "time", types.SimpleNamespace(monotonic=lambda: clock.now))
+    lines: list[str] = []
+    out = types.SimpleNamespace(write=lambda line, ending="\n": lines.append(line))
+    waited = timezone.now() - datetime.timedelta(minutes=5)
+    run = Run(pk=7, status=RunStatus.PENDING, created_at=waited)
+    progress = waiting_module.Progress(out, live=False)
+    counts = dict.fromkeys(UnitStatus.values, 0)
+
+    for _poll in range(6):
+        progress.update(run, counts, sent=0)
+        clock.now += waiting_module.PROGRESS_INTERVAL_SECONDS
+
+    assert len(lines) == 6
+    assert all("no worker for 300 s — start one: manage.py db_worker" in line for line in lines)
+
+
+def test_a_paused_run_says_paused_and_why_instead_of_a_rate_and_an_eta(monkeypatch):
+    clock = types.SimpleNamespace(now=0.0)
+    monkeypatch.setattr(waiting_module, "time", types.SimpleNamespace(monotonic=lambda: clock.now))
+    lines: list[str] = []
+    out = types.SimpleNamespace(write=lambda line, ending="\n": lines.append(line))
+    run = Run(pk=7, status=RunStatus.RUNNING, units_total=100, enumeration_done=True)
+    progress = waiting_module.Progress(out, live=True)
+    counts = dict.fromkeys(UnitStatus.values, 0)
+    for done in (0, 10, 20):
+        counts[UnitStatus.SUCCEEDED] = done
+        progress.update(run, counts, sent=0)
+        clock.now += 10
+    assert "ETA" in lines[-1]
+
+    run.status, run.error_message = RunStatus.PAUSED, "The translator's quota is used up."
+    for _poll in range(3):
+        progress.update(run, counts, sent=0)
+        clock.now += 60
+
+    for line in lines[-3:]:
+        assert "paused (The translator's quota is used up.)" in line
+        assert "ETA" not in line and "units/s" not in line
 
 
 def test_the_hint_names_the_configured_queue(three_pages, run_command, conf):
@@ -177,7 +221,11 @@ def test_no_hint_while_a_new_run_may_still_be_picked_up(three_pages, run_command
 def test_start_and_status_name_what_cannot_be_translated(three_pages, run_command):
     row = SocialLinks.objects.create(site=Site.objects.get(is_default_site=True))
 
-    out, _err = run_command("start", "--object", f"demo.SocialLinks:{row.pk}", "--locales", "fr")
+    out, _err = run_command(
+        "start",
+        *("--page", str(three_pages.home.pk)),
+        *("--object", f"demo.SocialLinks:{row.pk}", "--locales", "fr"),
+    )
     status = json.loads(run_command("status", "--json")[0])
 
     assert "Left out: demo.SocialLinks cannot be translated" in out

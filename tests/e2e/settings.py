@@ -16,3 +16,7 @@ WAGTAIL_BULK_TRANSLATE = {
 
 if os.environ.get("WBT_CRASH_AT"):
     INSTALLED_APPS = [*INSTALLED_APPS, "tests.e2e.crash_points.apps.CrashPointsConfig"]  # noqa: F405
+
+if os.environ.get("WBT_PLAIN_SQLITE") and DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
+    # SQLite as `wagtail start` makes it: none of the install section's options (W007 warns).
+    DATABASES["default"].pop("OPTIONS", None)  # noqa: F405

@@ -126,8 +126,8 @@ def test_9_1_billed_includes_units_that_failed_after_their_strings_were_paid(
         deepl.billed
     )
     text = format_summary(summary)
-    assert f"characters billed: {deepl.billed}" in text
-    assert f"billed for units that failed: {failed_billed}" in text
+    assert f"billed: {deepl.billed} character(s) ({failed_billed} for units that failed)" in text
+    assert summary["characters_sent"] > 0 and summary["translator"] == "DeepLTranslator"
 
 
 # --- 9.2: a text whose markup broke twice is not sent again ------------------------------------
@@ -346,3 +346,27 @@ def test_12_7_a_claim_waits_in_place_for_a_text_another_worker_is_paying_for(
     assert second_worker["polls"] == 1
     assert second_worker["statuses"] == [(UnitStatus.SUCCEEDED, None)] * 2
     assert billing_translator.texts_sent("fr").count(shared) == 1
+
+
+# --- a child page's texts go out only once its parent is written -------------------------------
+
+
+def test_a_page_whose_parent_fails_in_the_same_claim_sends_nothing(
+    start, task_queue, recording_translator, conf
+):
+    conf(UNITS_PER_CLAIM=10)  # home, news and the article in one claim
+    home = f.home_page()
+    news = f.index_page(home, "News")
+    f.article(news, "A quiet story")
+    f.locales()
+    recording_translator.overrides["News"] = lambda text: "x" * 300  # its write fails
+
+    run = start(scope=subtree(home), source_locale="en", target_locales=["fr"])
+    task_queue.drain()
+
+    sent = recording_translator.texts_sent("fr")
+    assert "News" in sent
+    assert not [text for text in sent if "quiet story" in text], sent  # the child paid nothing
+    statuses = dict(Unit.objects.filter(run=run).values_list("object_id", "status"))
+    assert statuses[str(news.pk)] == UnitStatus.FAILED
+    assert list(statuses.values()).count(UnitStatus.SKIPPED) == 1  # the article

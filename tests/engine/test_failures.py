@@ -19,7 +19,7 @@ from wagtail.models import Page
 from tests.lookups import counts, unit_of
 from wagtail_bulk_translate import api as controls
 from wagtail_bulk_translate import schedule, tasks
-from wagtail_bulk_translate.engine import claims, failures, finish
+from wagtail_bulk_translate.engine import claims, failures, finish, ledger
 from wagtail_bulk_translate.errors import (
     ErrorCode,
     QuotaExceededError,
@@ -274,7 +274,9 @@ def test_quota_exhausted_pauses_the_run_and_it_resumes_once_the_quota_is_back(
     run.refresh_from_db()
     assert run.error_code == ErrorCode.QUOTA_EXCEEDED
     assert "quota" in run.error_message
-    for unit in Unit.objects.filter(run=run):
+    # Parent pages went in the claim's first wave (their children wait for them to be written).
+    assert not Unit.objects.filter(run=run, status=UnitStatus.FAILED).exists()
+    for unit in Unit.objects.filter(run=run).exclude(status=UnitStatus.SUCCEEDED):
         assert unit.status == UnitStatus.PENDING  # not failed
         assert unit.attempts == 0  # and no attempt used
         assert unit.lease_token is None
@@ -291,7 +293,8 @@ def test_quota_exhausted_pauses_the_run_and_it_resumes_once_the_quota_is_back(
     run_until(task_queue, lambda: Run.objects.get(pk=run.pk).status == RunStatus.PAUSED)
     run_all_but(task_queue, "retry_after_quota")
     assert task_queue.names() == ["retry_after_quota"]
-    assert set(Unit.objects.filter(run=run).values_list("attempts", flat=True)) == {0}
+    pending = Unit.objects.filter(run=run, status=UnitStatus.PENDING)
+    assert set(pending.values_list("attempts", flat=True)) == {0}
 
     # The quota is back: the next retry resumes the run and it completes.
     quota["left"] = True
@@ -400,3 +403,47 @@ def changed_source_reported(run: Run, obj) -> bool:
     return Unit.objects.filter(
         run=run, object_key=obj.translation_key, error_code=ErrorCode.SOURCE_CHANGED
     ).exists()
+
+
+def test_a_request_that_failed_without_an_answer_is_shown_as_sent_without_answer(
+    site, begin, task_queue, recording_translator
+):
+    # A dropped connection: the texts went out, the provider may have billed them.
+    recording_translator.overrides["Story 0"] = flaky(TransientTranslatorError("503."), times=1)
+    run = begin(locales=FR)
+    task_queue.drain()
+
+    summary = controls.run_summary(run)
+    lost = summary["sent_without_answer"]
+    assert lost["texts"] >= 1
+    assert lost["characters"] >= len("Story 0")
+    assert summary["status"] == RunStatus.SUCCEEDED  # sent again, and answered
+    assert "sent without an answer: " in controls.format_summary(summary)
+
+
+def test_units_handed_back_on_a_busy_database_come_back_though_the_release_meets_it_too(
+    site, begin, task_queue, recording_translator, monkeypatch
+):
+    # SQLite without the install section's options: the write that failed on "database is
+    # locked" is followed by a release that meets the lock again.
+    monkeypatch.setattr(ledger, "STORE_BACKOFF_SECONDS", 0)
+    original = failures.give_back
+    collisions = {"left": 3}
+
+    def busy_then_free(unit, token):
+        if collisions["left"]:
+            collisions["left"] -= 1
+            raise OperationalError("database is locked")
+        original(unit, token)
+
+    monkeypatch.setattr(failures, "give_back", busy_then_free)
+    recording_translator.overrides["Story 0"] = flaky(OperationalError("database is locked"), 1)
+    run = begin(locales=FR)
+    task_queue.drain()  # a task that raised would fail the test here
+
+    assert collisions["left"] == 0
+    unit = unit_of(run, site.story)
+    assert unit.status == UnitStatus.SUCCEEDED
+    assert unit.attempts == 1  # the busy database was not the unit's fault
+    run.refresh_from_db()
+    assert run.status == RunStatus.SUCCEEDED

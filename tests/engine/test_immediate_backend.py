@@ -6,6 +6,8 @@ re-queued itself would run again at once, in a loop, instead of waiting.
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from tests import factories as f
@@ -62,3 +64,25 @@ def test_worker_task_with_nothing_claimable_does_not_requeue_itself(immediate, t
     assert run.unit_counts()[UnitStatus.SUCCEEDED] == 105
     # One task per claim of 10 units, plus a few chains that find nothing left to claim.
     assert task_runs["process_units"] <= 105 / 10 + 10
+
+
+def test_a_successful_in_process_run_logs_no_traceback(immediate, caplog):
+    # Django's task logging attaches sys.exc_info() to "task finished" lines: a task run
+    # inline while an exception is being handled (a target created in an `except` block)
+    # printed that exception's traceback although nothing failed.
+    caplog.set_level(logging.INFO)
+    f.locales()
+    home = f.home_page("Home")
+    news = f.index_page(home, "News")
+    f.article(news, "Story")
+
+    run = start_run(
+        scope={"pages": [{"id": home.pk, "descendants": True}]},
+        source_locale="en",
+        target_locales=["fr"],
+        publish_policy="publish",
+    )
+
+    assert Run.objects.get(pk=run.pk).status == RunStatus.SUCCEEDED
+    tracebacks = [r for r in caplog.records if r.exc_info]
+    assert not tracebacks, [(r.name, r.getMessage(), r.exc_info[1]) for r in tracebacks]

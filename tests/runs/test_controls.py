@@ -8,10 +8,12 @@ executed. Failures are provoked with the RecordingTranslator's per-text override
 from __future__ import annotations
 
 import types
+from datetime import timedelta
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from tests.lookups import counts, translated, unit_of, units_of
 from wagtail_bulk_translate import api as controls
@@ -23,6 +25,7 @@ from wagtail_bulk_translate.errors import (
     TranslatorError,
 )
 from wagtail_bulk_translate.models import Mode, Run, RunStatus, Unit, UnitStatus
+from wagtail_bulk_translate.runs.liveness import seconds_without_worker
 from wagtail_bulk_translate.translators.loading import build_translator
 
 pytestmark = pytest.mark.django_db
@@ -312,6 +315,19 @@ def test_retry_all_failed_units_reopens_the_run_and_it_succeeds(
     assert run.finished_at is not None
     assert counts(run) == {UnitStatus.SUCCEEDED: 10}
     assert translated(site.stories[0], "fr") and translated(site.category, "de")
+
+
+def test_a_retried_run_waits_for_a_worker_from_the_retry_not_from_its_last_heartbeat(
+    site, failed_run, commit
+):
+    long_ago = timezone.now() - timedelta(hours=1)
+    Run.objects.filter(pk=failed_run.pk).update(heartbeat_at=long_ago, started_at=long_ago)
+
+    commit(controls.retry_failed, failed_run.pk)
+
+    failed_run.refresh_from_db()
+    assert failed_run.status == RunStatus.RUNNING
+    assert seconds_without_worker(failed_run) is None  # workers were just asked to come
 
 
 def test_retry_by_model(site, failed_run, task_queue, commit):

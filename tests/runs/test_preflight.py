@@ -15,9 +15,10 @@ from tests import factories
 from tests.fake_deepl import fake_deepl  # noqa: F401
 from tests.translator_doubles import translator_setting
 from wagtail_bulk_translate.errors import RunConfigurationError
-from wagtail_bulk_translate.management.reporting import format_preflight
+from wagtail_bulk_translate.management.reporting import format_preflight, format_summary
 from wagtail_bulk_translate.models import Run
 from wagtail_bulk_translate.runs.preflight import billed_length, preflight
+from wagtail_bulk_translate.runs.summary import run_summary
 from wagtail_bulk_translate.scope.whole_site import whole_site_scope
 
 pytestmark = pytest.mark.django_db
@@ -231,3 +232,23 @@ def test_whole_site_lists_generic_settings_without_translatable_mixin(
     assert "TranslatableGenericSetting" in plain["auth.Group"].fix
     assert "demo.SiteBranding" not in plain
     assert result.as_dict()["untranslatable"][0]["model"] in plain
+
+
+def test_the_estimate_and_the_run_name_the_translator_and_count_what_is_sent_alike(
+    shared_sentence_tree, start, task_queue, recording_translator
+):
+    scope = scope_of(shared_sentence_tree)
+    estimate = preflight(scope, "en", ["fr"])
+    run = start(scope=scope, source_locale="en", target_locales=["fr"])
+    task_queue.drain()
+
+    summary = run_summary(run)
+    assert summary["translator"] == estimate.translator == "RecordingTranslator"
+    assert estimate.exact
+    assert summary["texts_sent"] == estimate.as_dict()["texts_to_send"]["fr"]
+    assert summary["characters_sent"] == estimate.as_dict()["characters_to_send"]["fr"] > 0
+    assert summary["billed_characters"] == 0  # this translator reports no bill
+    text = format_summary(summary)
+    assert "with RecordingTranslator" in text
+    assert f"sent to the translator: {summary['texts_sent']} text(s)" in text
+    assert "To send to RecordingTranslator (exact):" in format_preflight(estimate)

@@ -6,8 +6,9 @@ import json
 
 import pytest
 from django.contrib.auth import get_user_model
-from wagtail.models import Page
+from wagtail.models import Page, Site
 
+from demo.models import SocialLinks
 from tests import factories as f
 from tests.factories import subtree
 from tests.translator_doubles import RECORDING_TRANSLATOR, translator_setting
@@ -20,6 +21,9 @@ pytestmark = pytest.mark.django_db
 LONG_TITLE = "x" * 300  # Page.title is max_length=255: the translated page cannot validate
 
 SUMMARY_KEYS = {
+    "translator",
+    "characters_sent",
+    "sent_without_answer",
     "tree_repairs",
     "translator_change",
     "id",
@@ -129,6 +133,28 @@ def test_an_unknown_slug_policy_setting_refuses_the_run(three_pages, start, sett
 
     assert not Run.objects.exists()
     assert task_queue.plugin_names() == []
+
+
+def test_a_run_with_nothing_to_translate_is_refused_naming_why(three_pages, start, task_queue):
+    # demo.SocialLinks is a per-site setting: no site serves fr, so no unit could be made.
+    with pytest.raises(BulkTranslateError) as excinfo:
+        start(scope={"settings": ["demo.SocialLinks"]}, source_locale="en", target_locales=["fr"])
+
+    assert "Nothing to translate into fr" in str(excinfo.value)
+    assert "demo.SocialLinks cannot be translated: a per-site setting" in str(excinfo.value)
+    assert not Run.objects.exists()
+    assert task_queue.plugin_names() == []
+
+
+def test_a_per_site_setting_of_a_site_serving_another_locale_is_refused(three_pages, start):
+    SocialLinks.objects.create(site=Site.objects.get(is_default_site=True))
+    german = three_pages.home.copy_for_translation(three_pages.locales["de"])
+    Site.objects.create(hostname="de.localhost", port=80, root_page=german)
+
+    with pytest.raises(BulkTranslateError, match="no site serves fr"):
+        start(scope={"settings": ["demo.SocialLinks"]}, source_locale="en", target_locales=["fr"])
+
+    assert not Run.objects.exists()
 
 
 # --- start_run: the run it creates -----------------------------------------------------------

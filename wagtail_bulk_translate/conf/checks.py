@@ -206,6 +206,13 @@ def check_task_backend(app_configs: Any = None, **kwargs: Any) -> list[checks.Ch
     return errors
 
 
+TRY_WITHOUT_A_KEY = (
+    "To try the plugin without a key, use the pseudo translator (fake output, never to "
+    "publish): WAGTAIL_BULK_TRANSLATE['TRANSLATOR'] = "
+    "{'CLASS': 'wagtail_bulk_translate.translators.pseudo.PseudoTranslator'}."
+)
+
+
 @checks.register()
 def check_translator_options(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
     """Ask the translator what is missing from its options (e.g. DeepL without a key).
@@ -223,7 +230,7 @@ def check_translator_options(app_configs: Any = None, **kwargs: Any) -> list[che
     return [
         checks.Warning(
             f"{problem.message} Runs cannot start until it is set.",
-            hint=problem.hint,
+            hint=f"{problem.hint} {TRY_WITHOUT_A_KEY}",
             id="wagtail_bulk_translate.W003",
         )
         for problem in problems

@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 
 from django.core.exceptions import ValidationError
 from django.db import DataError, OperationalError
@@ -27,8 +28,8 @@ from ..errors import (
     UnitSkipped,
 )
 from ..localize.sources import SourceDeletedError
-from ..models import UnitStatus
-from . import claims
+from ..models import Unit, UnitStatus
+from . import claims, ledger
 from .claims import Claim
 from .finish import stop_run
 from .pauses import pause_for_quota
@@ -63,6 +64,8 @@ BUSY_DATABASE_MARKERS = (
 # How long a unit that met a busy database waits before it is claimed again, at most: the
 # first retry back-off step if shorter. Jitter keeps workers that collided from colliding again.
 BUSY_RETRY_SECONDS = 1.0
+# Tries at handing units back while the database stays busy (about 6 s of back-off in all).
+RELEASE_ATTEMPTS = 10
 
 
 def guard_errors(claim: Claim, works: list[UnitWork], step: Callable[[], None]) -> None:
@@ -108,19 +111,33 @@ def retry_units(token: str, works: list[UnitWork], failure: Failure) -> None:
 
 
 def release_busy_units(token: str, works: list[UnitWork]) -> None:
-    """Back to pending, the attempt not counted, claimable again after a short delay."""
+    """Back to pending, the attempt not counted, claimable again after a short delay.
+
+    Handing back meets the same busy database (SQLite without the install section's options
+    fails colliding writes at once): it is retried for a few seconds, so the units come back
+    then, not when their lease runs out, and the worker task does not fail.
+    """
     for work in works:
         if work.done:
             continue
-        delay = busy_delay_seconds()
-        claims.held(work.unit, token).update(
-            status=UnitStatus.PENDING,
-            attempts=F("attempts") - 1,
-            lease_token=None,
-            lease_expires_at=None,
-            available_after=Now() + timedelta(seconds=delay) if delay else None,
-        )
+        try:
+            ledger.retry_while_busy(partial(give_back, work.unit, token), RELEASE_ATTEMPTS)
+        except OperationalError as err:
+            if not is_busy_database(err):
+                raise
+            logger.warning("Unit %s: database still busy; back when its lease ends", work.unit.pk)
         work.done = True
+
+
+def give_back(unit: Unit, token: str) -> None:
+    delay = busy_delay_seconds()
+    claims.held(unit, token).update(
+        status=UnitStatus.PENDING,
+        attempts=F("attempts") - 1,
+        lease_token=None,
+        lease_expires_at=None,
+        available_after=Now() + timedelta(seconds=delay) if delay else None,
+    )
 
 
 def busy_delay_seconds() -> float:

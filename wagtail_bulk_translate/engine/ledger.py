@@ -27,6 +27,7 @@ from ..localize.strings import valid_markup
 from ..models import Run, SentOutcome, SentText, SpentRequest, Unit, UnitStatus
 from ..translators.base import Spend, Translations
 from .reservations import text_hash
+from .text_kinds import plain_text
 
 logger = logging.getLogger(__name__)
 
@@ -37,6 +38,7 @@ MARKUP_FAILURES_TO_GIVE_UP = 2
 # Storing what was paid for is retried this many times while the database is busy.
 STORE_ATTEMPTS = 6
 STORE_BACKOFF_SECONDS = 0.05
+STORE_BACKOFF_MAX_SECONDS = 1.0
 
 T = TypeVar("T")
 
@@ -46,20 +48,24 @@ class Billing:
     billed: int
     billed_for_failed_units: int
     texts_sent: int
+    characters_sent: int = 0
+    # Sent without an answer (timeout, dropped connection): the provider may have billed them.
+    unanswered_texts: int = 0
+    unanswered_characters: int = 0
 
 
-def retry_while_busy(store: Callable[[], T]) -> T:
+def retry_while_busy(store: Callable[[], T], attempts: int = STORE_ATTEMPTS) -> T:
     """Run ``store`` in its own (nested) transaction, again while the database is busy
-    (locked, deadlock, serialization failure): what it stores was already paid for."""
-    for attempt in range(1, STORE_ATTEMPTS + 1):
+    (locked, deadlock, serialization failure): what it stores must not be lost."""
+    for attempt in range(1, attempts + 1):
         try:
             with transaction.atomic():
                 return store()
         except OperationalError:
-            if attempt == STORE_ATTEMPTS:
+            if attempt == attempts:
                 raise
-            logger.info("Database busy storing paid translations; retry %d", attempt)
-            time.sleep(STORE_BACKOFF_SECONDS * 2 ** (attempt - 1))
+            logger.info("Database busy storing %s; retry %d", store, attempt)
+            time.sleep(min(STORE_BACKOFF_SECONDS * 2 ** (attempt - 1), STORE_BACKOFF_MAX_SECONDS))
     raise AssertionError("unreachable")
 
 
@@ -109,6 +115,30 @@ def spent_request(
     )
 
 
+def record_unanswered(run: Run, locale_id: int, sent: list[str], owners: dict[str, int]) -> None:
+    """Write a request that failed before any answer came: it went out, and the provider may
+    have billed it, so the run's report shows it beside what was billed."""
+    request = uuid.uuid4()
+    rows = [
+        SentText(
+            run=run,
+            locale_id=locale_id,
+            unit_id=owners.get(text),
+            request=request,
+            text_hash=text_hash(text),
+            sent_characters=sent_length(text),
+            outcome=SentOutcome.UNANSWERED,
+        )
+        for text in sent
+    ]
+    retry_while_busy(lambda: SentText.objects.bulk_create(rows))
+
+
+def sent_length(text: str) -> int:
+    """Characters sent for a text: its text without the markup (as the estimate counts)."""
+    return len(plain_text(text))
+
+
 def sent_row(
     run: Run,
     locale_id: int,
@@ -137,6 +167,7 @@ def sent_row(
         request=request,
         text_hash=text_hash(text),
         characters=results.billed_characters.get(text, 0),
+        sent_characters=sent_length(text),
         outcome=outcome,
         markup_failures=failures,
         translation=translation or "",
@@ -170,13 +201,31 @@ def given_up_texts(run: Run, locale_id: int, texts: list[str]) -> set[str]:
 
 
 def billing(run: Run) -> Billing:
-    """What the translator billed the run, and how much of it for units that then failed."""
+    """What the run sent to the translator and what it billed (with how much of it for units
+    that then failed, and what went out without an answer)."""
+    unanswered = Q(outcome=SentOutcome.UNANSWERED)
     totals = SentText.objects.filter(run=run).aggregate(
         billed=Coalesce(Sum("characters"), 0),
         failed=Coalesce(Sum("characters", filter=Q(unit__status=UnitStatus.FAILED)), 0),
+        texts=Count("pk"),
+        sent=Coalesce(Sum("sent_characters"), 0),
+        unanswered_texts=Count("pk", filter=unanswered),
+        unanswered_characters=Coalesce(Sum("sent_characters", filter=unanswered), 0),
     )
-    texts = SentText.objects.filter(run=run).count()
-    return Billing(totals["billed"], totals["failed"], texts)
+    return Billing(
+        billed=totals["billed"],
+        billed_for_failed_units=totals["failed"],
+        texts_sent=totals["texts"],
+        characters_sent=totals["sent"],
+        unanswered_texts=totals["unanswered_texts"],
+        unanswered_characters=totals["unanswered_characters"],
+    )
+
+
+def characters_sent(run: Run) -> int:
+    """Characters the run sent to the translator so far (for progress lines)."""
+    total = SentText.objects.filter(run=run).aggregate(sent=Coalesce(Sum("sent_characters"), 0))
+    return int(total["sent"])
 
 
 def spend(run: Run) -> Spend | None:

@@ -16,7 +16,7 @@ import uuid
 
 from wagtail.models import Locale
 
-from ..errors import ErrorCode, TranslatorError, UnitError
+from ..errors import ErrorCode, TransientTranslatorError, TranslatorError, UnitError
 from ..localize.strings import (
     machine_tool_name,
     translation_memory,
@@ -137,6 +137,9 @@ def send_request(
             if answered or partial.spend is not None:
                 ledger.record_request(run, locale.pk, answered, owners, partial)
                 accept(run, locale, works, {}, partial)
+            if isinstance(err, TransientTranslatorError):  # no answer: billed, maybe
+                lost = [t for t in batch if t not in answered]
+                ledger.record_unanswered(run, locale.pk, lost, owners)
             raise
         ledger.record_request(run, locale.pk, batch, owners, results)
         accept(run, locale, works, {}, results)

@@ -21,6 +21,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F, Q
 from django.db.models.functions import Now
+from wagtail.models import Page
 
 from .. import schedule
 from ..conf import get_settings
@@ -35,7 +36,7 @@ from .prepare import prepare_object
 from .signatures import output_signatures, sign_objects
 from .translate import translate_locale
 from .work import ObjectWork, UnitWork
-from .write import write_unit
+from .write import wait_for_parent, write_unit
 
 
 @dataclass(frozen=True)
@@ -130,18 +131,59 @@ def process_run(run_id: int, time_budget: float | None = None) -> WorkerOutcome:
 
 
 def process_claim(claim: Claim, translator: BulkTranslator, units: list[Unit]) -> None:
+    """Prepare every object, then translate and write the units in waves: a new page whose
+    parent page is in the claim goes in the wave after its parent's, so its texts are sent
+    only once the parent is written (a parent that fails costs nothing for its children)."""
     run, token = claim.run, claim.token
     objects = group_by_object(units)
     sign_objects(objects, output_signatures(run, translator, (u.target_locale_id for u in units)))
     for obj in objects:
         guard_errors(claim, obj.units, partial(prepare_object, run, token, obj))
-    for works in pending_by_locale(objects).values():
+    parents = parents_in_claim(objects)
+    waiting = [(obj, work) for obj in objects for work in obj.open_units()]
+    while waiting:
+        wave = [(o, w) for o, w in waiting if id(w) not in parents or parents[id(w)].done]
+        wave = wave or waiting  # (a parent left open cannot hold its children forever)
+        in_wave = {id(w) for _o, w in wave}
+        waiting = [(o, w) for o, w in waiting if id(w) not in in_wave]
+        process_wave(claim, translator, wave)
+
+
+def process_wave(
+    claim: Claim, translator: BulkTranslator, wave: list[tuple[ObjectWork, UnitWork]]
+) -> None:
+    run, token = claim.run, claim.token
+    for obj, work in wave:
+        if not work.done and work.needs.to_translate:
+            # Nothing is sent for a page that would wait for its parent, or be skipped.
+            guard_errors(claim, [work], partial(check_parent, run, token, obj, work))
+    for works in pending_by_locale([work for _obj, work in wave]).values():
         claim.keep_lease()
         guard_errors(claim, works, partial(translate_locale, run, translator, works))
-    for obj in objects:
-        for work in obj.open_units():
+    for obj, work in wave:
+        if not work.done:
             claim.keep_lease()
             guard_errors(claim, [work], partial(write_unit, run, token, obj, work))
+
+
+def check_parent(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
+    wait_for_parent(run, token, obj, work)
+
+
+def parents_in_claim(objects: list[ObjectWork]) -> dict[int, UnitWork]:
+    """{id of a unit: the unit of its parent page in the same locale}, both in this claim."""
+    by_path = {
+        (obj.instance.path, work.unit.target_locale_id): work
+        for obj in objects
+        if isinstance(obj.instance, Page)
+        for work in obj.open_units()
+    }
+    parents: dict[int, UnitWork] = {}
+    for (path, locale_id), work in by_path.items():
+        parent = by_path.get((path[: -Page.steplen], locale_id))
+        if parent is not None:
+            parents[id(work)] = parent
+    return parents
 
 
 def group_by_object(units: list[Unit]) -> list[ObjectWork]:
@@ -152,10 +194,9 @@ def group_by_object(units: list[Unit]) -> list[ObjectWork]:
     return list(grouped.values())
 
 
-def pending_by_locale(objects: list[ObjectWork]) -> dict[int, list[UnitWork]]:
+def pending_by_locale(works: list[UnitWork]) -> dict[int, list[UnitWork]]:
     by_locale: dict[int, list[UnitWork]] = defaultdict(list)
-    for obj in objects:
-        for work in obj.open_units():
-            if work.needs.to_translate:
-                by_locale[work.unit.target_locale_id].append(work)
+    for work in works:
+        if not work.done and work.needs.to_translate:
+            by_locale[work.unit.target_locale_id].append(work)
     return by_locale

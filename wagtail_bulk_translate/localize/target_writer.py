@@ -66,12 +66,12 @@ def write_target(
     """
     original = source.as_instance()
     segments = source._get_segments_for_translation(locale, fallback=True)
-    try:
-        target = source.get_translated_instance(locale)
-        created = False
-    except models.ObjectDoesNotExist:
+    target = existing_target(source, locale)
+    created = target is None
+    if target is None:
+        # Not inside the `except` of the lookup: tasks the creation runs inline (an immediate
+        # task backend) would log that exception, still being handled, as their traceback.
         target = new_target(original, locale, translated_slug(segments), user=user)
-        created = True
     was_live = bool(getattr(target, "live", False)) and not created
     copy_synchronised_fields_keeping_state(original, target)
     chosen_slug = getattr(target, "slug", None)
@@ -104,6 +104,13 @@ def write_target(
             data={"run": run_id, "locale": locale.language_code},
         )
     return WrittenTarget(target, created, getattr(revision, "pk", None), translation_created)
+
+
+def existing_target(source: TranslationSource, locale: Any) -> models.Model | None:
+    try:
+        return source.get_translated_instance(locale)
+    except models.ObjectDoesNotExist:
+        return None
 
 
 # The target's own publishing and locking state, which wagtail-localize would otherwise copy

@@ -31,11 +31,11 @@ def format_summary(summary: dict[str, Any]) -> str:
     lines = [
         f"Run #{summary['id']} ({'canary' if summary['canary'] else summary['mode']}): "
         f"{summary['status']}",
-        f"  {summary['source_locale']} → {', '.join(summary['target_locales'])}",
+        f"  {summary['source_locale']} → {', '.join(summary['target_locales'])}"
+        f" with {summary['translator']}",
         f"  units: {summary['units_total']} ({units or 'none yet'})",
-        f"  strings translated: {summary['strings_translated']}, "
-        f"characters billed: {summary['billed_characters']} "
-        f"(billed for units that failed: {summary['billed_characters_for_failed_units']})",
+        f"  strings translated: {summary['strings_translated']} (reused translations included)",
+        *sent_lines(summary),
     ]
     lines.extend(spend_lines(summary))
     if "content_source" in summary:
@@ -51,7 +51,7 @@ def format_summary(summary: dict[str, Any]) -> str:
     if summary.get("tree_repairs"):
         lines.append(f"  page tree: {summary['tree_repairs']} wrong child count(s) repaired")
     if summary.get("translator_change"):
-        lines.append(f"  translator: {summary['translator_change']}")
+        lines.append(f"  translator changed: {summary['translator_change']}")
     lines.extend(f"Next: {step}" for step in next_steps(summary))
     return "\n".join(lines)
 
@@ -60,6 +60,38 @@ def spend_lines(summary: dict[str, Any]) -> list[str]:
     """Tokens and cost, for runs whose translator pays by the token."""
     report = summary.get("spend")
     return [f"  spent: {spend_text(report)}"] if report else []
+
+
+def sent_lines(summary: dict[str, Any]) -> list[str]:
+    """What went to the translator, in the words and units of the estimate."""
+    line = (
+        f"  sent to the translator: {summary['texts_sent']} text(s), "
+        f"{summary['characters_sent']} character(s)"
+    )
+    if summary["billed_characters"]:
+        line += (
+            f"; billed: {summary['billed_characters']} character(s) "
+            f"({summary['billed_characters_for_failed_units']} for units that failed)"
+        )
+    lines = [line]
+    lost = summary["sent_without_answer"]
+    if lost["texts"]:
+        lines.append(
+            f"  sent without an answer: {lost['texts']} text(s), {lost['characters']} "
+            "character(s) (a timeout or dropped connection: the provider may have billed "
+            "them; they were sent again)"
+        )
+    return lines
+
+
+def to_send_lines(result: Preflight) -> list[str]:
+    """What the run would send to the translator, in the words of the run's summary."""
+    kind = "exact" if result.exact else f"estimated from {result.sampled_objects} objects"
+    lines = [f"To send to {result.translator or 'the translator'} ({kind}):"]
+    for code, texts in result.strings_to_translate.items():
+        characters = result.characters_to_bill[code]
+        lines.append(f"  {code}: {texts} text(s), {characters} character(s)")
+    return lines
 
 
 def content_line(content_source: str, unpublished: int | None) -> str:
@@ -160,14 +192,10 @@ def format_unit_line(row: dict[str, Any]) -> str:
 
 
 def format_preflight(result: Preflight) -> str:
-    kind = "exact" if result.exact else f"estimated from {result.sampled_objects} objects"
     lines = [f"Units: {result.units_total}"]
     for label, objects in result.objects_by_model.items():
         lines.append(f"  {label}: {objects} object(s), {result.units_by_model[label]} unit(s)")
-    lines.append(f"To translate ({kind}):")
-    for code, strings in result.strings_to_translate.items():
-        characters = result.characters_to_bill[code]
-        lines.append(f"  {code}: {strings} string(s), {characters} billable character(s)")
+    lines.extend(to_send_lines(result))
     lines.extend(
         f"  {code}: refused — the translator cannot translate into it (not counted)"
         for code in result.unsupported_locales

@@ -12,7 +12,10 @@ class SentOutcome(models.TextChoices):
     TRANSLATED = "translated", _("Translated")
     INVALID_MARKUP = "invalid_markup", _("Markup broken")
     REFUSED = "refused", _("Refused")
-    MISSING = "missing", _("No answer")
+    MISSING = "missing", _("Not in the answer")
+    # Sent, and the request failed before any answer came (a timeout, a dropped connection):
+    # the provider may have billed it.
+    UNANSWERED = "unanswered", _("Sent, no answer")
 
 
 class SentText(models.Model):
@@ -34,7 +37,10 @@ class SentText(models.Model):
     )
     request = models.UUIDField()
     text_hash = models.CharField(max_length=64)
+    # What the provider billed (DeepL reports it; 0 for translators that do not).
     characters = models.PositiveIntegerField(default=0)
+    # What went out: the text's characters without its markup, as the estimate counts them.
+    sent_characters = models.PositiveIntegerField(default=0)
     outcome = models.CharField(max_length=16, choices=SentOutcome.choices)
     # Times the markup broke in this request (a DeepL refusal counts 2: it retried once).
     markup_failures = models.PositiveSmallIntegerField(default=0)

@@ -68,6 +68,9 @@ def retry_failed(
         if not queued:
             return 0
         take_current_translator(run_id, "retry")  # the fix to the settings is what is retried
+        # Work waits from now: a heartbeat from before the retry would say no worker came.
+        run.heartbeat_at = timezone.now()
+        run.save(update_fields=["heartbeat_at"])
         if run.is_finished:
             run.status, run.finished_at, run.error_code, run.error_message = (
                 RunStatus.RUNNING,

@@ -39,6 +39,7 @@ from ..translators.loading import build_translator, pinned_translator
 from .spend import money, spend_dict
 from .spend_estimate import estimate_spend
 from .start import refuse_incomplete_configuration, resolve_locale, resolve_targets
+from .summary import translator_name
 
 DEFAULT_SAMPLE_SIZE = 200
 
@@ -62,6 +63,7 @@ class Preflight:
     warnings: list[str] = field(default_factory=list)
     # Tokens and money, from the translator's estimate_spend() (None: priced per character).
     spend: Spend | None = None
+    translator: str = ""  # its class name, as the run's summary names it
 
     @property
     def total_characters(self) -> int:
@@ -94,6 +96,15 @@ class Preflight:
             "usage": self.usage.as_dict() if self.usage else None,
             "warnings": self.warnings,
             "estimated_spend": spend_dict(self.spend),
+            **self.to_send(),
+        }
+
+    def to_send(self) -> dict[str, Any]:
+        """The figures under the words the run's summary uses for what it sent."""
+        return {
+            "translator": self.translator,
+            "texts_to_send": self.strings_to_translate,
+            "characters_to_send": self.characters_to_bill,
         }
 
 
@@ -153,6 +164,7 @@ def preflight(
         ),
         untranslatable=untranslatable_in_scope(scope, source),
     )
+    result.translator = translator_name(pinned_translator()[0])
     if load_error:
         result.warnings.append(f"The translator cannot be loaded: {load_error}")
     if translator is not None:

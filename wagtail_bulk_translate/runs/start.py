@@ -13,6 +13,8 @@ from ..conf import get_settings, setting_problems
 from ..errors import RunConfigurationError
 from ..models import ContentSource, Mode, PublishPolicy, Run, SlugPolicy
 from ..scope.definition import Scope, validate_scope
+from ..scope.enumeration import iter_scope
+from ..scope.readiness import untranslatable_in_scope
 from ..translators.loading import (
     TranslatorLoadError,
     build_translator,
@@ -98,6 +100,7 @@ def start_run(
     refuse_incomplete_configuration()
     translator_class, translator_options = pinned_translator()
     refuse_unsupported_locales(translator_class, translator_options, source, targets)
+    refuse_empty_run(scope, source, targets)
     with transaction.atomic():
         run = Run.objects.create(
             scope=scope.to_json(),
@@ -149,3 +152,31 @@ def refuse_unsupported_locales(
             f"The translator cannot translate from {source.language_code} into "
             f"{', '.join(unsupported)}. Remove those locales or configure another translator."
         )
+
+
+def refuse_empty_run(scope: Scope, source: Locale, targets: list[Locale]) -> None:
+    """Refuse a run that would have no unit: it would "succeed" having done nothing.
+
+    Stops at the first object that gets a unit, so a real scope costs one batch to check.
+    """
+    target_ids = {locale.pk for locale in targets}
+    found = 0
+    for obj in iter_scope(scope, source):
+        if obj.target_locale_ids is None or obj.target_locale_ids & target_ids:
+            return
+        found += 1
+    codes = ", ".join(locale.language_code for locale in targets)
+    left_out = [
+        f"{item.model} cannot be translated: {item.reason} — {item.fix}."
+        for item in untranslatable_in_scope(scope, source)
+    ]
+    if left_out:
+        reason = " ".join(left_out)
+    elif found:
+        reason = (
+            f"its {found} object(s) are per-site settings, and no site serves {codes}: "
+            "add the locale to a site (Settings → Sites) or choose the locales a site serves."
+        )
+    else:
+        reason = f"the scope holds no object in {source.language_code}."
+    raise RunConfigurationError(f"Nothing to translate into {codes}: {reason}")

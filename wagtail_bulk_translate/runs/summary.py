@@ -7,7 +7,7 @@ from typing import Any
 from django.utils import timezone
 
 from ..engine.janitor import keep_janitor_alive
-from ..engine.ledger import billing
+from ..engine.ledger import Billing, billing
 from ..models import Run, RunTally
 from ..scope.definition import Scope
 from ..scope.readiness import count_unpublished, untranslatable_in_scope
@@ -42,10 +42,7 @@ def run_summary(run: Run) -> dict[str, Any]:
         "units": run.unit_counts(),
         "units_by_locale": units_by_locale(run),
         "strings_translated": totals["strings_translated"],
-        # What the translator billed, whatever became of the units (the billing ledger).
-        "billed_characters": billed.billed,
-        "billed_characters_for_failed_units": billed.billed_for_failed_units,
-        "texts_sent": billed.texts_sent,
+        **sent_to_translator(run, billed),
         # Tokens and money, for translators that pay by the token (None for the others).
         "spend": spend_report(run),
         "errors": error_breakdown(run),
@@ -59,6 +56,28 @@ def run_summary(run: Run) -> dict[str, Any]:
         "tree_repairs": run.tree_repairs,
         "translator_change": run.translator_change,
     }
+
+
+def sent_to_translator(run: Run, billed: Billing) -> dict[str, Any]:
+    """What went to the translator, whatever became of the units (the billing ledger): texts
+    and characters sent (counted like the estimate), what the provider billed (DeepL reports
+    it; 0 for translators that do not), and what went out without an answer."""
+    return {
+        "translator": translator_name(run.translator_class),
+        "texts_sent": billed.texts_sent,
+        "characters_sent": billed.characters_sent,
+        "billed_characters": billed.billed,
+        "billed_characters_for_failed_units": billed.billed_for_failed_units,
+        "sent_without_answer": {
+            "texts": billed.unanswered_texts,
+            "characters": billed.unanswered_characters,
+        },
+    }
+
+
+def translator_name(class_path: str) -> str:
+    """The translator as people know it: its class name (the run pins the dotted path)."""
+    return class_path.rsplit(".", 1)[-1]
 
 
 def run_details(run: Run) -> dict[str, Any]:

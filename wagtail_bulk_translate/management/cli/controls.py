@@ -17,9 +17,10 @@ from ... import api
 from ...models import Run, RunStatus
 from ...scope.readiness import covers_whole_site
 from ..reporting import COMMAND, start_command
-from .waiting import EXIT_TIMEOUT, POLL_SECONDS, wait_for
+from .waiting import EXIT_INTERRUPTED, EXIT_TIMEOUT, POLL_SECONDS, wait_for
 
 EXIT_BAD_ARGUMENTS = 2
+NO_RUNS = f"There are no runs yet. Start one with: {COMMAND} start --help"
 
 
 def refuse(message: str) -> CommandError:
@@ -31,7 +32,7 @@ def get_run(run_id: int | None) -> Run:
     run = runs.first() if run_id is None else runs.filter(pk=run_id).first()
     if run is None:
         if run_id is None:
-            raise refuse(f"There are no runs yet. Start one with: {COMMAND} start --help")
+            raise refuse(NO_RUNS)
         raise refuse(f"Run {run_id} does not exist. See the recent runs with: {COMMAND} list")
     return run
 
@@ -116,6 +117,17 @@ def promote(canary: Run) -> Run:
     return api.promote_canary(canary.pk)
 
 
+def follow_revert(run: Run, timeout: float | None) -> int:
+    deadline = time.monotonic() + timeout if timeout is not None else None
+    while True:
+        run.refresh_from_db()
+        if run.status == RunStatus.REVERTED:
+            return 0
+        if deadline is not None and time.monotonic() >= deadline:
+            return EXIT_TIMEOUT
+        time.sleep(POLL_SECONDS)
+
+
 def revert_report(run: Run) -> dict[str, Any]:
     run.refresh_from_db()
     summary = api.revert_summary(run)
@@ -134,20 +146,20 @@ def revert_report(run: Run) -> dict[str, Any]:
 
 
 def wait_for_revert(command: Any, run: Run, timeout: float | None, *, as_json: bool) -> None:
-    deadline = time.monotonic() + timeout if timeout is not None else None
-    while True:
-        run.refresh_from_db()
-        if run.status == RunStatus.REVERTED:
-            break
-        if deadline is not None and time.monotonic() >= deadline:
-            command.stderr.write(
-                f"Run #{run.pk} is still reverting; stopped waiting (--timeout). It goes on."
-            )
-            sys.exit(EXIT_TIMEOUT)
-        time.sleep(POLL_SECONDS)
+    """Follow a revert until it ends; with ``--json`` its report is printed however the
+    waiting ends (``--timeout``, Ctrl-C included)."""
+    try:
+        code = follow_revert(run, timeout)
+    except KeyboardInterrupt:
+        code = EXIT_INTERRUPTED
+    if code:
+        command.stderr.write(f"Run #{run.pk} is still reverting; stopped waiting. It goes on.")
     report = revert_report(run)
     if as_json:
         command.stdout.write(json.dumps(report, indent=2))
+    if code:
+        sys.exit(code)
+    if as_json:
         return
     command.stdout.write(
         f"Run #{run.pk}: {report['reverted']} unit(s) reverted, {report['refused']} refused."

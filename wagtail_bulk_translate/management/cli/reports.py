@@ -15,11 +15,14 @@ from ...objects import find_by_content_type
 from ...runs.liveness import seconds_without_worker
 from ...scope.definition import model_label, resolve_model
 from ..reporting import format_run_line, format_summary, format_unit_line
-from .controls import get_run, refuse
+from .controls import NO_RUNS, get_run, refuse
 from .waiting import no_worker_message, wait_for
 
 
 def handle_status(command: Any, options: dict[str, Any]) -> None:
+    if options.get("run_id") is None and not Run.objects.exists():
+        say_no_runs(command, as_json=options["json"], empty="null")
+        return
     run = get_run(options.get("run_id"))
     if options.get("wait"):
         wait_for(command, run, options["timeout"], as_json=options["json"])
@@ -37,14 +40,20 @@ def handle_status(command: Any, options: dict[str, Any]) -> None:
 def handle_list(command: Any, options: dict[str, Any]) -> None:
     runs = Run.objects.select_related("source_locale").prefetch_related("target_locales")
     rows = [run_row(run) for run in runs.order_by("-pk")[: options["limit"]]]
-    if options["json"]:
+    if not rows:
+        say_no_runs(command, as_json=options["json"], empty="[]")
+    elif options["json"]:
         command.stdout.write(json.dumps(rows, indent=2))
-    elif not rows:
-        command.stdout.write(
-            "There are no runs yet. Start one with: manage.py bulk_translate start"
-        )
     else:
         command.stdout.write("\n".join(format_run_line(row) for row in rows))
+
+
+def say_no_runs(command: Any, *, as_json: bool, empty: str) -> None:
+    """No runs yet is an answer, not an error (exit 0): ``status`` and ``list`` say it alike."""
+    human = command.stderr if as_json else command.stdout
+    human.write(NO_RUNS)
+    if as_json:
+        command.stdout.write(empty)
 
 
 def run_row(run: Run) -> dict[str, Any]:

@@ -41,33 +41,38 @@ class Progress:
         self.live = live  # a terminal: rewrite one line in place
         self.first_seen: tuple[float, int] | None = None
         self.last_written: tuple[float, int, str] | None = None
-        self.no_worker_said = False
 
-    def update(self, run: Run, counts: dict[str, int], billed: int) -> None:
+    def update(self, run: Run, counts: dict[str, int], sent: int) -> None:
         now = time.monotonic()
         done = sum(counts[status] for status in UnitStatus.terminal)
-        if self.first_seen is None:
+        holdup = holdup_note(run)
+        if holdup:
+            self.first_seen = None  # units/s and ETA start again once work goes on
+        elif self.first_seen is None:
             self.first_seen = (now, done)
-        if not self.worth_writing(now, done, run):
+        state = f"{run.status}|{holdup.split(' for ')[0]}"
+        if not self.worth_writing(now, done, run, state):
             return
-        line = self.line(run, counts, done, billed, now)
+        line = self.line(run, counts, done, sent, now, holdup)
         if self.live:
             self.out.write("\r" + line.ljust(100), ending="")
         else:
             self.out.write(line)
-        self.last_written = (now, done, run.status)
+        self.last_written = (now, done, state)
 
-    def worth_writing(self, now: float, done: int, run: Run) -> bool:
+    def worth_writing(self, now: float, done: int, run: Run, state: str) -> bool:
         if self.live or self.last_written is None or run.is_finished:
             return True
-        when, written_done, status = self.last_written
+        when, written_done, written_state = self.last_written
         total = run.units_total or 1
         step = 100 * done // total // PROGRESS_STEP_PERCENT != (
             100 * written_done // total // PROGRESS_STEP_PERCENT
         )
-        return step or status != run.status or now - when >= PROGRESS_INTERVAL_SECONDS
+        return step or state != written_state or now - when >= PROGRESS_INTERVAL_SECONDS
 
-    def line(self, run: Run, counts: dict[str, int], done: int, billed: int, now: float) -> str:
+    def line(
+        self, run: Run, counts: dict[str, int], done: int, sent: int, now: float, holdup: str
+    ) -> str:
         total = run.units_total
         percent = f"{100 * done // total}%" if total else "0%"
         parts = [
@@ -75,17 +80,20 @@ class Progress:
             + ("" if run.enumeration_done else ", still enumerating"),
             f"{counts[UnitStatus.SUCCEEDED]} ok, {counts[UnitStatus.SKIPPED]} skipped, "
             f"{counts[UnitStatus.FAILED]} failed",
-            f"{billed} characters billed",
+            f"{sent} characters sent",
         ]
-        rate = self.rate(done, now)
-        if rate:
+        rate = None if holdup else self.rate(done, now)
+        if holdup:
+            parts.append(holdup)
+        elif rate:
             parts.append(f"{rate:.1f} units/s")
             if run.enumeration_done and total > done and not run.is_finished:
                 parts.append(f"ETA {format_duration((total - done) / rate)}")
         return " · ".join(parts)
 
     def rate(self, done: int, now: float) -> float | None:
-        assert self.first_seen is not None
+        if self.first_seen is None:
+            return None
         since, done_then = self.first_seen
         if now - since < 1 or done <= done_then:
             return None
@@ -95,16 +103,16 @@ class Progress:
         if self.live and self.last_written is not None:
             self.out.write("")
 
-    def say_no_worker(self, run: Run) -> None:
-        if self.no_worker_said:
-            return
-        waited = seconds_without_worker(run)
-        if waited is None:
-            return
-        self.finish()
-        self.out.write(no_worker_message(run, waited))
-        self.no_worker_said = True
-        self.last_written = None
+
+def holdup_note(run: Run) -> str:
+    """Why the run is not moving, said on every progress line until it moves again: paused
+    (and why), or no worker has picked it up (and the command that starts one)."""
+    if run.status == RunStatus.PAUSED:
+        return f"paused ({run.error_message or 'by an editor'})"
+    waited = seconds_without_worker(run)
+    if waited is None:
+        return ""
+    return f"no worker for {waited} s — start one: {worker_command()}"
 
 
 def no_worker_message(run: Run, waited: int) -> str:
@@ -121,7 +129,11 @@ def format_duration(seconds: float) -> str:
 
 
 def wait_for(command: Any, run: Run, timeout: float | None, *, as_json: bool) -> None:
-    """Follow ``run`` until it ends, print its summary, and exit with the run's exit code."""
+    """Follow ``run`` until it ends, print its summary, and exit with the run's exit code.
+
+    The summary is printed however the waiting ends (the run ended, ``--timeout``, Ctrl-C), so
+    with ``--json`` stdout is always one JSON document.
+    """
     out = command.stderr if as_json else command.stdout
     if timeout is None:
         out.write(
@@ -129,34 +141,42 @@ def wait_for(command: Any, run: Run, timeout: float | None, *, as_json: bool) ->
             f"the run going; to stop the run: manage.py bulk_translate cancel {run.pk}"
         )
     progress = Progress(out, live=out.isatty())
-    deadline = time.monotonic() + timeout if timeout is not None else None
     try:
-        while True:
-            run.refresh_from_db()
-            api.keep_janitor_alive()  # someone is watching: re-arm the janitor if its chain died
-            billed = run.unit_totals()["billed_characters"]
-            progress.update(run, run.unit_counts(), billed)
-            if run.is_finished:
-                break
-            progress.say_no_worker(run)
-            if deadline is not None and time.monotonic() >= deadline:
-                progress.finish()
-                command.stderr.write(
-                    f"Run #{run.pk} is still {run.status}; stopped waiting (--timeout). "
-                    f"It goes on: follow it with manage.py bulk_translate status {run.pk} --wait"
-                )
-                sys.exit(EXIT_TIMEOUT)
-            time.sleep(POLL_SECONDS)
+        code = follow(run, progress, timeout)
     except KeyboardInterrupt:
-        progress.finish()
+        code = EXIT_INTERRUPTED
+    progress.finish()
+    if code == EXIT_TIMEOUT:
+        command.stderr.write(
+            f"Run #{run.pk} is still {run.status}; stopped waiting (--timeout). "
+            f"It goes on: follow it with manage.py bulk_translate status {run.pk} --wait"
+        )
+    elif code == EXIT_INTERRUPTED:
         command.stderr.write(
             f"Stopped waiting; run #{run.pk} goes on. Follow it with: manage.py bulk_translate "
             f"status {run.pk} --wait — stop it with: manage.py bulk_translate cancel {run.pk}"
         )
-        sys.exit(EXIT_INTERRUPTED)
-    progress.finish()
-    summary = {**api.run_summary(run), **api.run_details(run)}
-    command.stdout.write(json.dumps(summary, indent=2) if as_json else format_summary(summary))
-    code = EXIT_CODES.get(run.status, 1)
+    if as_json or code not in (EXIT_TIMEOUT, EXIT_INTERRUPTED):  # people saw the progress
+        print_run(command, run, as_json=as_json)
     if code:
         sys.exit(code)
+
+
+def follow(run: Run, progress: Progress, timeout: float | None) -> int:
+    """Poll the run until it ends or the timeout expires; the exit code to end with."""
+    deadline = time.monotonic() + timeout if timeout is not None else None
+    while True:
+        run.refresh_from_db()
+        api.keep_janitor_alive()  # someone is watching: re-arm the janitor if its chain died
+        progress.update(run, run.unit_counts(), api.characters_sent(run))
+        if run.is_finished:
+            return EXIT_CODES.get(run.status, 1)
+        if deadline is not None and time.monotonic() >= deadline:
+            return EXIT_TIMEOUT
+        time.sleep(POLL_SECONDS)
+
+
+def print_run(command: Any, run: Run, *, as_json: bool) -> None:
+    """The run's summary: JSON on stdout with ``--json``, else for people."""
+    summary = {**api.run_summary(run), **api.run_details(run)}
+    command.stdout.write(json.dumps(summary, indent=2) if as_json else format_summary(summary))

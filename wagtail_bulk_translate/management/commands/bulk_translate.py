@@ -1,12 +1,17 @@
 """``manage.py bulk_translate``: start runs, report on them, and control them.
 
-Exit codes: 0 succeeded (or started, without --wait), 1 failed, 2 bad arguments,
-3 partially succeeded, 4 cancelled, 5 still running when --timeout expired, 130 stopped
-waiting with Ctrl-C (the run goes on). The subcommands live in ``management/cli/``.
+Exit codes follow one rule: the code says what became of the request. 0: done (a run started,
+a report printed, even an empty one such as "no runs yet", a run that succeeded); 2: refused,
+nothing done (a bad argument, an unknown run, a control the run's state does not allow, a run
+with nothing to translate); with ``--wait``, the run's end: 1 failed, 3 partially succeeded,
+4 cancelled; 5 still going when --timeout expired; 130 stopped waiting with Ctrl-C (the run
+goes on). With ``--json`` stdout is one JSON document whatever the code (``{"error": …}``
+when refused). The subcommands live in ``management/cli/``.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -39,5 +44,8 @@ class Command(BaseCommand):
         handler = HANDLERS.get(options["action"], handle_control)
         try:
             handler(self, options)
-        except BulkTranslateError as err:
-            raise CommandError(str(err), returncode=EXIT_BAD_ARGUMENTS) from err
+        except (BulkTranslateError, CommandError) as err:
+            code = getattr(err, "returncode", EXIT_BAD_ARGUMENTS)
+            if options.get("json"):  # stdout stays one JSON document, refusals included
+                self.stdout.write(json.dumps({"error": str(err), "exit_code": code}, indent=2))
+            raise CommandError(str(err), returncode=code) from err

@@ -1,0 +1,52 @@
+"""README's install section says what works for a new user, checked against the code.
+
+(``tests/e2e/test_readme_project.py`` follows its steps on a real project with workers.)
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import tomllib
+from pathlib import Path
+
+from tests.readme_project import README, readme_blocks
+from wagtail_bulk_translate.localize.target_writer import page_slug
+from wagtail_bulk_translate.translators.pseudo import pseudo_localize
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+CHECKOUT_PLACEHOLDER = "/path/to/wagtail-bulk-translate"
+
+
+def pip_targets(block: str) -> list[str]:
+    return [shlex.split(line)[2] for line in block.splitlines() if line.startswith("pip install")]
+
+
+def test_install_from_a_checkout_and_from_the_built_wheel_beside_the_package_index():
+    checkout, wheel = pip_targets(readme_blocks("install-from-checkout")[0])
+
+    assert checkout == CHECKOUT_PLACEHOLDER  # a checkout is what `pip install PATH` builds
+    assert PROJECT["name"] == "wagtail-bulk-translate"
+    # `make package-check` builds dist/NAME-VERSION-py3-none-any.whl (a pure-Python wheel).
+    name = PROJECT["name"].replace("-", "_")
+    assert wheel == f"{CHECKOUT_PLACEHOLDER}/dist/{name}-{PROJECT['version']}-py3-none-any.whl"
+    assert "pip install wagtail-bulk-translate django-tasks-db" in README.read_text()
+
+
+def test_the_first_configuration_needs_no_key_and_deepl_is_a_later_step():
+    settings = "\n".join(readme_blocks("settings"))
+
+    assert "translators.pseudo.PseudoTranslator" in settings
+    assert "DeepLTranslator" not in settings and "DEEPL_AUTH_KEY" not in " ".join(
+        readme_blocks("first-run")
+    )
+    assert "translators.deepl.DeepLTranslator" in readme_blocks("deepl-settings")[0]
+    assert "DEEPL_AUTH_KEY" in readme_blocks("deepl-run")[0]
+
+
+def test_the_slug_the_readme_shows_for_the_pseudo_translator_is_the_one_written():
+    shown = re.search(r"`/en/about-us/` becomes\s+`/fr/([^/`]+)/`", README.read_text())
+
+    assert shown, "README no longer says what /en/about-us/ becomes"
+    assert shown.group(1) == page_slug(pseudo_localize("About us", "fr"))

@@ -21,4 +21,8 @@ except ImportError:  # Django 5.2 with the django-tasks backport (the type check
 __all__ = [
     "DummyBackend",
     "ImmediateBackend",
-    "InvalidTaskBackend", "TaskResultStatus", "task", "task_backends"]
+    "InvalidTaskBackend",
+    "TaskResultStatus",
+    "task",
+    "task_backends",
+]

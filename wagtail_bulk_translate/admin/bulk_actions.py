@@ -29,7 +29,7 @@ from .. import api
 from ..models import Run
 from .forms import RunOptionsForm, choice_field, field_choices
 from .log_actions import STARTED, log_run_action
-from .permissions import ScopeNotAllowed, check_user_can_translate
+from .permissions import ScopeNotAllowed, can_manage_runs, check_user_can_translate
 from .views.mixins import ManageRunsRequiredMixin
 from .views.new_run import (
     SignedEstimate,
@@ -73,6 +73,11 @@ class TranslateBulkAction(ManageRunsRequiredMixin, _BulkActionBase):
     scope: dict[str, Any]
     estimate: SignedEstimate | None
     run: Run
+
+    @classmethod
+    def is_shown_to(cls, user: Any) -> bool:
+        """Listed in listings' bulk actions only for who may use it (bulk_action_visibility)."""
+        return user is not None and can_manage_runs(user)
 
     @classmethod
     def get_queryset(cls, model: type[models.Model], object_ids: list[str]) -> list[models.Model]:

@@ -28,7 +28,6 @@ from wagtail.snippets.models import get_snippet_models
 from .. import api
 from ..models import Run
 from .forms import RunOptionsForm, choice_field, field_choices
-from .log_actions import STARTED, log_run_action
 from .permissions import ScopeNotAllowed, can_manage_runs, check_user_can_translate
 from .views.mixins import ManageRunsRequiredMixin
 from .views.new_run import (
@@ -38,7 +37,6 @@ from .views.new_run import (
     request_digest,
     run_title,
     sign_estimate,
-    started_data,
 )
 
 if TYPE_CHECKING:
@@ -186,7 +184,6 @@ class TranslateBulkAction(ManageRunsRequiredMixin, _BulkActionBase):
             estimated_characters=estimate.total_characters,
             **action.cleaned_form.run_options(),
         )
-        log_run_action(run, STARTED, action.request.user, **started_data(run))
         action.run = run
         return len(objects), 0
 

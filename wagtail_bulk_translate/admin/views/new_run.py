@@ -42,10 +42,8 @@ from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.models import Page
 
 from ... import api
-from ...models import Run
 from ..columns import run_title
 from ..forms import NewRunForm, PageRootForm, PageRootFormSet, field_choices, page_roots
-from ..log_actions import STARTED, log_run_action
 from ..permissions import ScopeNotAllowed, check_user_can_translate
 from .mixins import ManageRunsRequiredMixin
 
@@ -238,7 +236,6 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
         except api.BulkTranslateError as err:
             form.add_api_error(err)
             return self.render_form(form, formset)
-        log_run_action(run, STARTED, self.request.user, **started_data(run))
         messages.success(self.request, _("%(run)s started.") % {"run": run_title(run)})
         return redirect("wagtail_bulk_translate:inspect", run.pk)
 
@@ -283,13 +280,3 @@ def verbose_name_plural(label: str) -> str:
         return capfirst(apps.get_model(label)._meta.verbose_name_plural)
     except (LookupError, ValueError):
         return label
-
-
-def started_data(run: Run) -> dict[str, Any]:
-    return {
-        "mode": run.mode,
-        "canary_size": run.canary_size,
-        "source": run.source_locale.language_code,
-        "targets": sorted(run.target_locales.values_list("language_code", flat=True)),
-        "estimated_characters": run.estimated_characters,
-    }

@@ -92,7 +92,7 @@ def test_get_parameters_prefill_the_form(admin_client, site_tree):
     ("overrides", "field", "message"),
     [
         ({"target_locales": None}, "target_locales", "Choose at least one target locale"),
-        ({"target_locales": ["en", "fr"]}, "target_locales", "en is the source locale"),
+        ({"target_locales": ["en", "fr"]}, "target_locales", "English is the source locale"),
         ({"canary_size": "0"}, "canary_size", "greater than or equal to 1"),
         ({"canary_size": ""}, "canary_size", "at least 1"),
         ({"mode": "overwrite"}, "confirm_overwrite", "Overwrite replaces manual translations"),
@@ -257,3 +257,11 @@ def test_a_missing_deepl_key_is_shown_on_the_new_run_form(
     assert "The DeepL translator has no API key." in errors
     assert "DEEPL_AUTH_KEY" in errors
     assert not Run.objects.exists()
+
+
+def test_an_unknown_prefilled_mode_is_reported_not_ignored(admin_client, site_tree):
+    response = admin_client.get(url() + "?mode=bogus")
+
+    assert "mode" not in response.context["form"].initial
+    warnings = [str(m) for m in response.context["messages"]]
+    assert any("unknown mode: bogus" in m for m in warnings), warnings

@@ -124,8 +124,9 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
             codes = [code for code, _label in field_choices(form, "target_locales")]
             if self.known([source], [(c, c) for c in codes], _("locales")):
                 initial["source_locale"] = source
-        if params.get("mode") in dict(field_choices(form, "mode")):
-            initial["mode"] = params["mode"]
+        mode = params.get("mode")
+        if mode and self.known([mode], field_choices(form, "mode"), _("mode")):
+            initial["mode"] = mode
         initial["whole_site"] = params.get("whole_site") in ("1", "true", "on")
         return initial, self.known_pages(params.getlist("pages"))
 

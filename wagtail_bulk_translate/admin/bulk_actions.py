@@ -32,6 +32,7 @@ from .permissions import ScopeNotAllowed, can_manage_runs, check_user_can_transl
 from .views.mixins import ManageRunsRequiredMixin
 from .views.new_run import (
     SignedEstimate,
+    may_start,
     preflight_rows,
     read_estimate,
     request_digest,
@@ -138,7 +139,7 @@ class TranslateBulkAction(ManageRunsRequiredMixin, _BulkActionBase):
             check_user_can_translate(self.request.user, self.scope, self.source_locale)
             if action == "start":
                 self.estimate = read_estimate(self.request.POST.get("estimate", ""), digest)
-                if self.estimate is not None and form.check_cost_confirmed(self.estimate):
+                if self.estimate is not None and may_start(form, self.estimate):
                     return self.start(form)
             return self.render_preflight(form, digest)
         except (api.BulkTranslateError, ScopeNotAllowed) as err:
@@ -155,7 +156,7 @@ class TranslateBulkAction(ManageRunsRequiredMixin, _BulkActionBase):
             estimate=estimate,
             signed_estimate=sign_estimate(digest, estimate),
             needs_cost_confirmation=form.needs_cost_confirmation(estimate),
-            rows=preflight_rows(estimate),
+            rows=preflight_rows(estimate, form.run_options()),
         )
         return self.render_to_response(context)
 

@@ -58,8 +58,17 @@ class CoverageRow:
     missing: int
 
     @property
-    def percent_translated(self) -> int:
+    def percent_translated(self) -> int | None:
+        """Up to date, in percent; None when unknown: translations exist but the model
+        records no edit times, so some may be outdated (never claimed 100 %)."""
+        if self.outdated is None and self.translated:
+            return None
         return round(100 * self.translated / self.total) if self.total else 100
+
+    @property
+    def units_needing_work(self) -> int:
+        """Missing and outdated translations (what a run in "changed" mode translates)."""
+        return self.missing + (self.outdated or 0)
 
     @property
     def needs_work(self) -> bool:

@@ -189,7 +189,7 @@ class CoverageRow:
     @property
     def percent_label(self) -> str:
         percent = self.row.percent_translated
-        return _("unknown") if percent is None else str(percent)
+        return str(_("unknown")) if percent is None else str(percent)
 
     @property
     def locale_name(self) -> str:

@@ -41,7 +41,7 @@ from .revert.undo import (
 from .runs.controls import cancel_run, promote_canary, retry_failed
 from .runs.filters import check_retry_filters
 from .runs.liveness import seconds_without_worker, worker_command
-from .runs.preflight import Preflight, preflight
+from .runs.preflight import Preflight, canary_too_large, empty_scope_reason, preflight
 from .runs.start import resolve_locale, start_run
 from .runs.summary import error_breakdown, run_details, run_summary, units_by_locale
 from .scope.definition import Scope
@@ -74,12 +74,14 @@ __all__ = [
     "Usage",
     "canary_outcome",
     "canary_samples",
+    "canary_too_large",
     "canary_units",
     "cancel_run",
     "characters_sent",
     "check_retry_filters",
     "check_revertible",
     "coverage",
+    "empty_scope_reason",
     "error_breakdown",
     "export_csv",
     "export_queryset",

@@ -9,6 +9,9 @@ class WagtailBulkTranslateAppConfig(AppConfig):
 
     def ready(self) -> None:
         # Registers the system checks, the settings reset receiver and the tasks (schedule.py
-        # enqueues them by name).
+        # enqueues them by name); lists "Translate…" only to who may use it.
         from . import tasks  # noqa: F401
+        from .admin import bulk_action_visibility
         from .conf import checks  # noqa: F401
+
+        bulk_action_visibility.install()

@@ -5,7 +5,9 @@ database backend, and the pseudo translator. ``DATABASE_URL`` switches to Postgr
 ``TASK_BACKEND=rq`` to the RQ backend on Redis (``REDIS_URL``).
 """
 
+import hashlib
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -98,6 +100,26 @@ def database_from_environment() -> dict:
 
 
 DATABASES = {"default": database_from_environment()}
+
+
+def shared_cache_directory(database: dict) -> str:
+    """One cache directory per database, shared by the web server and the workers.
+
+    Wagtail caches its site root paths in Django's cache and clears them when a page that is a
+    locale's home is saved; that happens in a worker process. With Django's default per-process
+    cache the web server would keep the old paths and answer 500 on the new locale's pages.
+    """
+    identity = f"{database['ENGINE']}:{database.get('HOST', '')}:{database['NAME']}"
+    digest = hashlib.sha256(identity.encode()).hexdigest()[:16]
+    return os.path.join(tempfile.gettempdir(), f"wagtail-bulk-translate-cache-{digest}")
+
+
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": shared_cache_directory(DATABASES["default"]),
+    }
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en"

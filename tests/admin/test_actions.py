@@ -140,7 +140,9 @@ def test_canary_promote_and_revert(
     assert full.status == "succeeded"
     # A canary is promoted once.
     again = admin_client.post(url("promote", canary), follow=True)
-    assert "cannot be" in messages_of(again) and Run.objects.count() == 2
+    text = messages_of(again)
+    assert f"was already promoted to run #{full.pk}." in text and Run.objects.count() == 2
+    assert f'href="/admin/bulk-translate/{full.pk}/"' in text
 
     confirm = admin_client.get(url("revert", full)).content.decode()
     assert 'data-bt-confirm="revert"' in confirm and "will be <strong>deleted</strong>" in confirm

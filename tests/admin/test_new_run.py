@@ -93,7 +93,7 @@ def test_get_parameters_prefill_the_form(admin_client, site_tree):
     ("overrides", "field", "message"),
     [
         ({"target_locales": None}, "target_locales", "Choose at least one target locale"),
-        ({"target_locales": ["en", "fr"]}, "target_locales", "en is the source locale"),
+        ({"target_locales": ["en", "fr"]}, "target_locales", "English is the source locale"),
         ({"canary_size": "0"}, "canary_size", "greater than or equal to 1"),
         ({"canary_size": ""}, "canary_size", "at least 1"),
         ({"mode": "overwrite"}, "confirm_overwrite", "Overwrite replaces manual translations"),
@@ -238,9 +238,22 @@ def test_preflight_shows_the_quota_left(admin_client, site_tree, settings):
 
 
 def test_a_canary_as_large_as_the_scope_says_so(admin_client, site_tree):
-    data = form_data(**{"pages-0-page": str(site_tree["news"].pk), "canary_size": "50"})
+    data = form_data(**{"pages-0-page": str(site_tree["news"].pk), "canary_size": "8"})
     html = admin_client.post(url(), data).content.decode()
     assert "The scope has only 8 units, so the canary covers all of it." in html
+    assert "data-bt-start" in html
+
+
+def test_a_canary_larger_than_the_run_is_refused_with_the_reason(admin_client, site_tree):
+    data = form_data(**{"pages-0-page": str(site_tree["news"].pk), "canary_size": "50"})
+    html = admin_client.post(url(), data).content.decode()
+
+    assert "A canary of 50 units is larger than the whole run (8 units)" in html
+    assert "Choose at most 8" in html
+    assert "data-bt-start-refused" in html and "data-bt-start>" not in html
+    # Posting "start" anyway (the preflight's own hidden fields) starts nothing either.
+    started = admin_client.post(url(), {**hidden_inputs(html), "action": "start"})
+    assert started.status_code == 200 and not Run.objects.exists()
 
 
 def test_a_missing_deepl_key_is_shown_on_the_new_run_form(
@@ -275,3 +288,44 @@ def test_starting_a_run_with_nothing_to_translate_is_refused_naming_why(
     assert "Nothing to translate into fr, de" in errors
     assert "demo.SocialLinks cannot be translated" in errors
     assert not Run.objects.exists()
+
+
+def test_an_unknown_prefilled_mode_is_reported_not_ignored(admin_client, site_tree):
+    response = admin_client.get(url() + "?mode=bogus")
+
+    assert "mode" not in response.context["form"].initial
+    warnings = [str(m) for m in response.context["messages"]]
+    assert any("unknown mode: bogus" in m for m in warnings), warnings
+
+
+def test_the_preflight_recaps_what_will_happen(admin_client, site_tree):
+    data = form_data(
+        **{"pages-0-page": str(site_tree["news"].pk), "use_canary": None},
+        publish_policy="mirror",
+        content_source="draft",
+        mode="refresh",
+    )
+    html = admin_client.post(url(), data).content.decode()
+
+    recap = html[html.index("data-bt-preflight-recap") :]
+    assert "Refresh machine translations: every machine translation again" in recap
+    assert "published where the source is live, saved as drafts where it is not" in recap
+    assert "the latest draft of each page and snippet" in recap
+    assert "Pseudo-localization: it writes visibly fake text" in recap
+
+
+def test_a_canary_recap_says_drafts_whatever_the_publishing(admin_client, site_tree):
+    data = form_data(**{"pages-0-page": str(site_tree["news"].pk)}, publish_policy="publish")
+    html = admin_client.post(url(), data).content.decode()
+
+    assert "saved as drafts: a canary never publishes" in html
+
+
+def test_an_empty_scope_cannot_start_and_says_why(admin_client, site_tree):
+    data = form_data(snippets=["demo.Category"])  # no category exists
+    data.pop("pages-0-page")
+
+    html = admin_client.post(url(), data).content.decode()
+
+    assert "Nothing to translate: the chosen pages, snippets and settings hold no object" in html
+    assert "data-bt-start-refused" in html and "data-bt-start>" not in html

@@ -278,3 +278,72 @@ def test_a_canary_never_publishes_untranslated_parent_pages(
     # Neither the story nor parents created for it in fr are live copies of English pages.
     live_french = Page.objects.filter(locale__language_code="fr", live=True)
     assert list(live_french.values_list("title", flat=True)) == []
+
+
+# --- changed mode: the sample is drawn among units that need work -------------------------------
+
+
+def translate_everything(start, task_queue, site) -> None:
+    full = start(scope=site.scope, source_locale="en", target_locales=["fr", "de", "es"])
+    task_queue.drain(max_tasks=2000)
+    full.refresh_from_db()
+    assert full.status == RunStatus.SUCCEEDED
+
+
+def sampled_pairs(run) -> set:
+    return set(sampled_units(run).values_list("object_key", "target_locale__language_code"))
+
+
+@pytest.mark.django_db
+def test_a_changed_mode_canary_samples_edited_and_new_objects_not_unchanged_ones(
+    canary_site, start, task_queue
+):
+    site = canary_site
+    translate_everything(start, task_queue, site)
+    edited = site.stories[0]
+    edited.summary = "A summary written since."
+    edited.save_revision().publish()
+    added = article(site.news, "A story written since")
+
+    run = start_canary(start, site, 6)
+    run_coordinator(task_queue)
+
+    needing_work = {(p.translation_key, c) for p in (edited, added) for c in ("fr", "de", "es")}
+    assert sampled_pairs(run) == needing_work
+    sampled = list(sampled_units(run).values_list("pk", flat=True))
+    pending = run.units.filter(status=UnitStatus.PENDING)
+    assert set(pending.values_list("pk", flat=True)) == set(sampled)  # parents exist already
+    task_queue.drain(max_tasks=500)
+    statuses = run.units.filter(pk__in=sampled).values_list("status", flat=True)
+    assert set(statuses) == {UnitStatus.SUCCEEDED}  # translated, none "skipped: unchanged"
+
+
+@pytest.mark.django_db
+def test_objects_without_edit_times_fill_the_sample_after_those_that_need_work(
+    canary_site, start, task_queue
+):
+    """Categories record no edit times: they may need work; unchanged pages never do."""
+    site = canary_site
+    translate_everything(start, task_queue, site)
+    added = article(site.news, "A story written since")
+
+    run = start_canary(start, site, 8)
+    run_coordinator(task_queue)
+
+    pairs = sampled_pairs(run)
+    assert {(added.translation_key, c) for c in ("fr", "de", "es")} <= pairs
+    categories = {c.translation_key for c in site.categories}
+    assert len(pairs) == 8
+    assert {key for key, _code in pairs} - {added.translation_key} <= categories
+
+
+@pytest.mark.django_db
+def test_nothing_to_do_samples_nothing(canary_site, start, task_queue):
+    site = canary_site
+    translate_everything(start, task_queue, site)
+    site.scope = {"pages": site.scope["pages"]}  # pages only: their edit times are known
+
+    run = start_canary(start, site, 5)
+    run_coordinator(task_queue)
+
+    assert choose_sample(run.pk, 5) == []

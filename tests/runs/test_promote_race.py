@@ -58,8 +58,11 @@ def test_two_promotions_at_the_same_instant_create_one_full_run(finished_canary,
     for thread in threads:
         thread.join()
 
-    assert Run.objects.filter(promoted_from=finished_canary).count() == 1
-    assert sorted(outcomes) == ["This canary was already promoted.", "promoted"]
+    [full_run] = Run.objects.filter(promoted_from=finished_canary)
+    assert sorted(outcomes) == [
+        f"This canary was already promoted to run #{full_run.pk}.",
+        "promoted",
+    ]
 
 
 def promote_waiting_for_locks(run_id: int) -> str:

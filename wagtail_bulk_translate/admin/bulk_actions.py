@@ -28,17 +28,16 @@ from wagtail.snippets.models import get_snippet_models
 from .. import api
 from ..models import Run
 from .forms import RunOptionsForm, choice_field, field_choices
-from .log_actions import STARTED, log_run_action
-from .permissions import ScopeNotAllowed, check_user_can_translate
+from .permissions import ScopeNotAllowed, can_manage_runs, check_user_can_translate
 from .views.mixins import ManageRunsRequiredMixin
 from .views.new_run import (
     SignedEstimate,
+    may_start,
     preflight_rows,
     read_estimate,
     request_digest,
     run_title,
     sign_estimate,
-    started_data,
 )
 
 if TYPE_CHECKING:
@@ -73,6 +72,11 @@ class TranslateBulkAction(ManageRunsRequiredMixin, _BulkActionBase):
     scope: dict[str, Any]
     estimate: SignedEstimate | None
     run: Run
+
+    @classmethod
+    def is_shown_to(cls, user: Any) -> bool:
+        """Listed in listings' bulk actions only for who may use it (bulk_action_visibility)."""
+        return user is not None and can_manage_runs(user)
 
     @classmethod
     def get_queryset(cls, model: type[models.Model], object_ids: list[str]) -> list[models.Model]:
@@ -135,7 +139,7 @@ class TranslateBulkAction(ManageRunsRequiredMixin, _BulkActionBase):
             check_user_can_translate(self.request.user, self.scope, self.source_locale)
             if action == "start":
                 self.estimate = read_estimate(self.request.POST.get("estimate", ""), digest)
-                if self.estimate is not None and form.check_cost_confirmed(self.estimate):
+                if self.estimate is not None and may_start(form, self.estimate):
                     return self.start(form)
             return self.render_preflight(form, digest)
         except (api.BulkTranslateError, ScopeNotAllowed) as err:
@@ -152,7 +156,7 @@ class TranslateBulkAction(ManageRunsRequiredMixin, _BulkActionBase):
             estimate=estimate,
             signed_estimate=sign_estimate(digest, estimate),
             needs_cost_confirmation=form.needs_cost_confirmation(estimate),
-            rows=preflight_rows(estimate),
+            rows=preflight_rows(estimate, form.run_options()),
         )
         return self.render_to_response(context)
 
@@ -181,7 +185,6 @@ class TranslateBulkAction(ManageRunsRequiredMixin, _BulkActionBase):
             estimated_characters=estimate.total_characters,
             **action.cleaned_form.run_options(),
         )
-        log_run_action(run, STARTED, action.request.user, **started_data(run))
         action.run = run
         return len(objects), 0
 

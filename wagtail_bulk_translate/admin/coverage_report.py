@@ -98,7 +98,7 @@ class CoverageReportView(ManageRunsRequiredMixin, ReportView):
         CountColumn("translated", label=_("Translated")),
         CountColumn("outdated", label=_("Outdated")),
         CountColumn("missing", label=_("Missing")),
-        Column("percent_translated", label=_("Up to date (%)")),
+        Column("percent_label", label=_("Up to date (%)")),
         TranslateRowColumn("translate_url", label=_("Action")),
     ]
 
@@ -156,8 +156,9 @@ class CoverageReportView(ManageRunsRequiredMixin, ReportView):
         needing_work = [row.row for row in self.rows if row.needs_work]
         if not needing_work:
             return super().get_header_buttons()
+        units = sum(row.units_needing_work for row in needing_work)
         button = HeaderButton(
-            _("Translate what is missing or outdated"),
+            _("Translate what is missing or outdated (%(n)s translations)") % {"n": units},
             url=self.new_run_url(needing_work),
             icon_name="globe",
             attrs={"data-bt-translate-missing": ""},
@@ -184,6 +185,11 @@ class CoverageRow:
     @property
     def kind_label(self) -> StrOrPromise:
         return api.CoverageKind(self.row.kind).label
+
+    @property
+    def percent_label(self) -> str:
+        percent = self.row.percent_translated
+        return str(_("unknown")) if percent is None else str(percent)
 
     @property
     def locale_name(self) -> str:

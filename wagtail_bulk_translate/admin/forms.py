@@ -182,8 +182,8 @@ class RunOptionsForm(forms.Form):
         elif source.language_code in codes:
             self.add_error(
                 "target_locales",
-                _("%(code)s is the source locale: untick it, or choose another source.")
-                % {"code": source.language_code},
+                _("%(language)s is the source locale: untick it, or choose another source.")
+                % {"language": source.get_display_name()},
             )
             return
         self.cleaned_data["target_locales"] = codes

@@ -9,9 +9,8 @@ from wagtail.log_actions import LogFormatter, log
 
 from ..localize.target_writer import TRANSLATED_ACTION
 from ..models import Run
+from ..runs.audit import PREFIX, STARTED
 
-PREFIX = "wagtail_bulk_translate.run"
-STARTED = f"{PREFIX}.started"
 CANCELLED = f"{PREFIX}.cancelled"
 PAUSED = f"{PREFIX}.paused"
 RESUMED = f"{PREFIX}.resumed"
@@ -51,5 +50,9 @@ def register_run_log_actions(actions: Any) -> None:
 
 
 def log_run_action(run: Run, action: str, user: Any, **data: Any) -> None:
-    """Record an editor's action on a run (data: plain JSON values, never a secret)."""
+    """Record an editor's action on a run (data: plain JSON values, never a secret).
+
+    The entry's label is the run as it is after the action ("Run #4 (Cancelled)"), not as the
+    view loaded it before acting."""
+    run.refresh_from_db(fields=["status"])
     log(instance=run, action=action, user=user, data=data or None)

@@ -65,32 +65,44 @@ class ScopeNotAllowed(PermissionDenied):
 
 
 def check_user_can_translate(
-    user: Any, scope: Scope | dict[str, Any], source_locale: Locale
+    user: Any,
+    scope: Scope | dict[str, Any],
+    source_locale: Locale,
+    *,
+    run_action: str | None = None,
 ) -> None:
     """Refuse (ScopeNotAllowed) a run over pages or models the user could not edit by hand.
 
-    Called before a run starts, by the new-run wizard and the bulk actions. Counting is
+    Called before a run starts, by the new-run wizard and the bulk actions, and before an
+    action on an existing run that writes content (``run_action``: "revert", "retry", ...;
+    the message then speaks of that action, there is no selection to change). Counting is
     set-based (a few queries per page root), so a subtree of 10,000 pages costs no more.
     """
     scope = scope if isinstance(scope, Scope) else Scope.from_json(scope)
     names = uneditable_pages(user, scope, source_locale)
     if names:
-        raise ScopeNotAllowed(
-            _(
-                "You cannot edit these pages, so you cannot translate them: %(names)s. Remove "
-                "them from the selection, or ask an administrator for edit permission."
-            )
-            % {"names": names}
-        )
+        raise ScopeNotAllowed(refusal(_("these pages"), run_action) % {"names": names})
     models = uneditable_models(user, scope)
     if models:
-        raise ScopeNotAllowed(
-            _(
-                "You cannot edit %(models)s, so you cannot translate them. Remove them from the "
-                "selection, or ask an administrator for edit permission."
-            )
-            % {"models": get_text_list(models, _("and"))}
+        what = get_text_list(models, _("and"))
+        raise ScopeNotAllowed(refusal(what, run_action) % {"names": ""})
+
+
+def refusal(what: str, run_action: str | None) -> str:
+    """The refusal's wording; ``%(names)s`` is filled with the titles of the pages (if any)."""
+    if run_action is None:
+        text = _(
+            "You cannot edit %(what)s, so you cannot translate them%(colon)s. Remove them from "
+            "the selection, or ask an administrator for edit permission."
         )
+    else:
+        text = _(
+            "You cannot edit %(what)s, so you cannot %(action)s this run, which changes their "
+            "translations%(colon)s. Ask an administrator for edit permission, or an editor who "
+            "can edit them to %(action)s it."
+        )
+    colon = ": %(names)s" if what == _("these pages") else ""
+    return text % {"what": what, "action": run_action, "colon": colon}
 
 
 def uneditable_pages(user: Any, scope: Scope, source_locale: Locale) -> str:

@@ -7,11 +7,13 @@ from typing import Any
 from django.apps import apps
 from django.conf import settings
 from django.core import checks
+from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.db import DatabaseError, models
 from wagtail.coreutils import get_content_languages
 from wagtail.models import Locale
 
-from ..compat import DummyBackend, InvalidTaskBackend, task_backends
+from ..compat import DummyBackend, ImmediateBackend, InvalidTaskBackend, task_backends
 from ..scope.definition import model_label
 from ..translators.loading import (
     NotATranslatorError,
@@ -351,3 +353,34 @@ def sqlite_warnings(databases: dict[str, dict[str, Any]]) -> list[checks.CheckMe
                 )
             )
     return warnings
+
+
+@checks.register()
+def check_shared_cache(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """Warn when workers in other processes cannot clear what the web process cached.
+
+    Wagtail keeps its site root paths in the default cache; a run that creates a locale's home
+    page clears them in the worker. With a per-process cache the web server keeps the old
+    paths and answers 500 on that locale's pages until it restarts.
+    """
+    try:
+        backend = task_backends[get_settings().TASK_BACKEND]
+    except (InvalidTaskBackend, KeyError):
+        return []  # check_task_backend reports it
+    if isinstance(backend, ImmediateBackend | DummyBackend):
+        return []  # the work runs in the web process itself (or never)
+    if not isinstance(caches["default"], LocMemCache):
+        return []
+    return [
+        checks.Warning(
+            "The default cache is per-process (LocMemCache) while runs are worked on in other "
+            "processes: after a run creates a locale's home page, the web server keeps "
+            "Wagtail's old site root paths and that locale's pages answer 500 until it "
+            "restarts.",
+            hint="Configure CACHES['default'] with a cache all processes share, e.g. "
+            "django.core.cache.backends.db.DatabaseCache (then `manage.py createcachetable`), "
+            "FileBasedCache on one machine, or Redis/Memcached (see the README's install "
+            "section).",
+            id="wagtail_bulk_translate.W008",
+        )
+    ]

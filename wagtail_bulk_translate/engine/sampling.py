@@ -1,6 +1,10 @@
 """Canaries: a deterministic, stratified sample of a run's units, and the parents it needs.
 
-The sample is seeded by the run id, so re-running the sampler picks the same units. Strata are
+The sample is drawn among the units that need work (needs_work.py: in ``changed`` mode, those
+not translated yet or edited since), then, if they are too few, among those that may; units
+with nothing to do are never picked, so a canary shows translations rather than "skipped:
+unchanged" (and may be smaller than asked for). The sample is seeded by the run id, so
+re-running the sampler picks the same units. Strata are
 (content type, target locale) pairs; each pick goes to the stratum whose content type and locale
 have been picked least, so every content type and every locale is represented before any of
 them gets a second pick.
@@ -10,25 +14,24 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.db.models import Count
 from django.utils import timezone
 from wagtail.models import Page
 
 from ..errors import ErrorCode
 from ..models import Run, Unit, UnitStatus
+from .needs_work import units_by_need
 
 DUPLICATE_MESSAGE = "Another run is already translating this object into this locale."
 
 
-def stratum_sizes(run_id: int) -> dict[tuple[int, int], int]:
+def stratum_sizes(units: models.QuerySet) -> dict[tuple[int, int], int]:
     rows = (
-        Unit.objects.filter(run_id=run_id)
-        .values_list("content_type_id", "target_locale_id")
-        .annotate(n=Count("pk"))
-        .order_by()
+        units.values_list("content_type_id", "target_locale_id").annotate(n=Count("pk")).order_by()
     )
     return {(ct, loc): n for ct, loc, n in rows}
 
@@ -59,18 +62,27 @@ def plan_picks(sizes: dict[tuple[int, int], int], size: int, seed: int) -> list[
 
 def choose_sample(run_id: int, size: int) -> list[int]:
     """Unit ids of the canary sample of a fully enumerated run."""
-    sizes = stratum_sizes(run_id)
-    picks = plan_picks(sizes, size, seed=run_id)
-    rng = random.Random(f"offsets:{run_id}")
+    run = Run.objects.get(pk=run_id)
+    chosen: list[int] = []
+    for pool in units_by_need(run):
+        if len(chosen) < size:
+            chosen.extend(sample_of(pool, size - len(chosen), seed=run_id))
+    return sorted(chosen)
+
+
+def sample_of(units: models.QuerySet, size: int, seed: int) -> list[int]:
+    """A stratified sample of ``size`` of these units (all of them if they are fewer)."""
+    picks = plan_picks(stratum_sizes(units), size, seed=seed)
+    rng = random.Random(f"offsets:{seed}")
     chosen: list[int] = []
     for (ct, loc), count in Counter(picks).items():
         ids = list(
-            Unit.objects.filter(run_id=run_id, content_type_id=ct, target_locale_id=loc)
+            units.filter(content_type_id=ct, target_locale_id=loc)
             .order_by("position")
             .values_list("pk", flat=True)
         )
         chosen.extend(rng.sample(ids, count))
-    return sorted(chosen)
+    return chosen
 
 
 def promote_canary_sample(run: Run) -> int:
@@ -96,7 +108,8 @@ def ancestor_units(run: Run, unit_ids: list[int]) -> list[int]:
     """Units of the run for the ancestors of sampled pages, in the same locales.
 
     A sampled page can only be written under its parent's translation, so a canary also
-    translates (as drafts) the parents it needs, instead of failing the sampled page.
+    translates (as drafts) the parents it needs, instead of failing the sampled page. Parents
+    already translated in that locale are left out.
     """
     page_type_ids = {
         ct.pk
@@ -120,6 +133,7 @@ def ancestor_units(run: Run, unit_ids: list[int]) -> list[int]:
         Page.objects.filter(path__in={p for p, _ in wanted}).values_list("path", "translation_key")
     )
     keys = {(ancestor_keys[p], locale) for p, locale in wanted if p in ancestor_keys}
+    keys -= translated_pages(keys)  # a parent already translated has nothing to show
     candidates = Unit.objects.filter(
         run_id=run.pk,
         object_key__in={key for key, _ in keys},
@@ -127,3 +141,13 @@ def ancestor_units(run: Run, unit_ids: list[int]) -> list[int]:
         error_code=ErrorCode.CANARY_NOT_SAMPLED,
     ).order_by("position")
     return [u.pk for u in candidates if (u.object_key, u.target_locale_id) in keys]
+
+
+def translated_pages(keys: set[tuple[Any, int]]) -> set[tuple[Any, int]]:
+    """The (translation key, locale) pairs that have a page (not an alias)."""
+    found = Page.objects.filter(
+        translation_key__in={key for key, _ in keys},
+        locale_id__in={locale for _, locale in keys},
+        alias_of__isnull=True,
+    ).values_list("translation_key", "locale_id")
+    return set(found) & keys

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import F
-from wagtail.models import Page
+from wagtail.models import Page, Site
 from wagtail.signal_handlers import disable_reference_index_auto_update
 
 from .. import schedule
@@ -55,6 +55,7 @@ def write_unit(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
         check_source_unchanged(obj)
         check_complete(obj.source, work.unit.target_locale)
         before = TargetSnapshot.of(work.target)
+        path_before = getattr(work.target, "url_path", None)
         # Writing a target may save its inline (ParentalKey) children several times, and
         # replace their rows (wagtail-localize copies children of models that are not
         # translatable as new rows). Wagtail would queue a reference-index task per child row
@@ -70,6 +71,7 @@ def write_unit(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
             )
         target = written.instance
         transaction.on_commit(lambda: schedule.update_reference_index(target))
+        forget_site_roots_if_moved(path_before, target)
         state = RevertState(
             before=before,
             written=row_fingerprint(written.instance),
@@ -80,6 +82,21 @@ def write_unit(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
         )
         finish_written(token, obj, work, str(written.instance.pk), state)
         wake_waiting_children(obj, work)
+
+
+def forget_site_roots_if_moved(path_before: str | None, target: object) -> None:
+    """A run that creates (or renames) a locale's home page changes Wagtail's site root paths.
+
+    Wagtail clears their cache when the page is saved, but inside this transaction: a request
+    served before the commit caches the old paths again (for an hour), and the web process then
+    answers 500 on that locale's pages. Clear it once more after the commit.
+    """
+    if not isinstance(target, Page):
+        return
+    if path_before == target.url_path:
+        return
+    if target.is_site_root():
+        transaction.on_commit(Site.clear_site_root_paths_cache)
 
 
 def wake_waiting_children(obj: ObjectWork, work: UnitWork) -> None:

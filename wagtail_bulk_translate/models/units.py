@@ -56,6 +56,21 @@ class UnitQuerySet(models.QuerySet):
             finished_at=timezone.now(),
         )
 
+    def last_translated_at(self, object_key: Any, target_locale_id: Any) -> models.Subquery:
+        """When a run last translated the object into the locale, or found it unchanged (not
+        reverted), as a subquery: the arguments are outer references. MAX over the
+        (object_key, target_locale, ...) index, not ORDER BY ... LIMIT 1: no sort per row."""
+        done = Q(status=UnitStatus.SUCCEEDED) | Q(
+            status=UnitStatus.SKIPPED, error_code=ErrorCode.UNCHANGED
+        )
+        return models.Subquery(
+            self.filter(done, object_key=object_key, target_locale_id=target_locale_id)
+            .filter(reverted_at__isnull=True)
+            .values("object_key")
+            .annotate(last=models.Max("finished_at"))
+            .values("last")
+        )
+
     def requeue(self) -> int:
         """Back to pending with fresh attempts (retrying failed units)."""
         return self.update(

@@ -21,6 +21,7 @@ from ..engine.translator_settings import take_current_translator
 from ..errors import ErrorCode, RunConfigurationError
 from ..models import Run, RunStatus, Unit, UnitQuerySet, UnitStatus
 from ..scope.definition import resolve_model
+from .audit import log_run_started
 from .filters import check_retry_filters
 
 
@@ -152,8 +153,8 @@ def promote_canary(run_id: int, user: Any = None) -> Run:
             raise RunConfigurationError("Only a canary run can be promoted.")
         if not canary.is_finished:
             raise RunConfigurationError("Wait for the canary to finish before promoting it.")
-        if canary.promotions.exists():
-            raise RunConfigurationError("This canary was already promoted.")
+        if promoted := canary.promotions.order_by("pk").first():
+            raise RunConfigurationError(f"This canary was already promoted to run #{promoted.pk}.")
         run = Run.objects.create(
             scope=canary.scope,
             source_locale_id=canary.source_locale_id,
@@ -168,6 +169,7 @@ def promote_canary(run_id: int, user: Any = None) -> Run:
             estimated_characters=canary.estimated_characters,
         )
         run.target_locales.set(canary.target_locales.all())
+        log_run_started(run, user, promoted_from=canary.pk)
         transaction.on_commit(lambda: schedule.start_coordinator(run.pk))
     return run
 

@@ -36,6 +36,7 @@ from ..scope.enumeration import ScopedObject, iter_scope
 from ..scope.readiness import Untranslatable, count_unpublished, untranslatable_in_scope
 from ..translators.base import Spend, TextContext, Usage
 from ..translators.loading import build_translator, pinned_translator
+from ..translators.pseudo import PseudoTranslator
 from .spend import money, spend_dict
 from .spend_estimate import estimate_spend
 from .start import refuse_incomplete_configuration, resolve_locale, resolve_targets
@@ -64,6 +65,8 @@ class Preflight:
     # Tokens and money, from the translator's estimate_spend() (None: priced per character).
     spend: Spend | None = None
     translator: str = ""  # its class name, as the run's summary names it
+    translator_name: str = ""  # the translator's display name ("" when it cannot be loaded)
+    writes_fake_text: bool = False  # the pseudo translator: visibly fake text, for trials
 
     @property
     def total_characters(self) -> int:
@@ -168,6 +171,8 @@ def preflight(
     if load_error:
         result.warnings.append(f"The translator cannot be loaded: {load_error}")
     if translator is not None:
+        result.translator_name = str(translator.display_name)
+        result.writes_fake_text = isinstance(translator, PseudoTranslator)
         check_translator(result, translator)
         result.spend = estimate_spend(translator, source, billable_texts, contexts, scale)
     if not result.exact:
@@ -175,6 +180,37 @@ def preflight(
             f"Strings and characters are estimated from {result.sampled_objects} objects."
         )
     return result
+
+
+def empty_scope_reason(result: Preflight) -> str:
+    """Why a run over this scope would have no unit at all ("" when it has some)."""
+    if result.units_total:
+        return ""
+    if not result.objects_by_model:
+        return (
+            "Nothing to translate: the chosen pages, snippets and settings hold no object in "
+            "the source locale."
+        )
+    if result.unsupported_locales and not result.strings_to_translate:
+        return (
+            "The translator cannot translate into any of the chosen locales ("
+            + ", ".join(result.unsupported_locales)
+            + "): choose others, or configure another translator."
+        )
+    return (
+        "The objects in this scope get no unit in the chosen locales: per-site settings are "
+        "translated only into the locales of their sites. Choose other locales."
+    )
+
+
+def canary_too_large(units_total: int, canary_size: int | None) -> str:
+    """Why a canary of this size is refused for this many units ("" when it is not)."""
+    if canary_size is None or canary_size <= units_total:
+        return ""
+    return (
+        f"A canary of {canary_size} units is larger than the whole run ({units_total} units): a "
+        f"canary is a sample of the run. Choose at most {units_total}, or start without a canary."
+    )
 
 
 def load_translator() -> tuple[Any, str]:

@@ -21,6 +21,7 @@ from ..translators.loading import (
     configured_translator_problems,
     pinned_translator,
 )
+from .audit import log_run_started
 
 
 def resolve_locale(value: Locale | str) -> Locale:
@@ -116,6 +117,7 @@ def start_run(
             estimated_characters=estimated_characters,
         )
         run.target_locales.set(targets)
+        log_run_started(run, user)
         transaction.on_commit(lambda: schedule.start_coordinator(run.pk))
     return run
 

@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views import View
@@ -45,7 +46,7 @@ class RunActionView(ManageRunsRequiredMixin, View):
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         self.run = load_run(pk)
         if self.action not in allowed_actions(self.run, progress_of(self.run)):
-            messages.error(request, self.refused_message())
+            messages.error(request, self.refused_message(), buttons=self.refused_buttons())
             return redirect("wagtail_bulk_translate:inspect", pk)
         try:
             self.check_user_can_edit_scope()
@@ -58,7 +59,9 @@ class RunActionView(ManageRunsRequiredMixin, View):
         if not self.writes_content:
             return
         try:
-            check_user_can_translate(self.request.user, self.run.scope, self.run.source_locale)
+            check_user_can_translate(
+                self.request.user, self.run.scope, self.run.source_locale, run_action=self.action
+            )
         except ScopeNotAllowed as refusal:
             raise api.RunConfigurationError(str(refusal)) from refusal
 
@@ -68,6 +71,9 @@ class RunActionView(ManageRunsRequiredMixin, View):
             "action": self.past_participle,
             "status": self.run.get_status_display().lower(),
         }
+
+    def refused_buttons(self) -> list:
+        return []
 
     def perform(self) -> HttpResponse:
         raise NotImplementedError
@@ -217,13 +223,26 @@ class PromoteView(RunActionView):
     past_participle = "promoted"
     writes_content = True  # the full run is a new run over the canary's whole scope
 
+    def refused_message(self) -> str:
+        promoted = self.run.promotions.order_by("pk").first()
+        if promoted is None:
+            return super().refused_message()
+        return _("%(run)s was already promoted to run #%(full)d.") % {
+            "run": run_title(self.run),
+            "full": promoted.pk,
+        }
+
+    def refused_buttons(self) -> list:
+        promoted = self.run.promotions.order_by("pk").first()
+        if promoted is None:
+            return []
+        url = reverse("wagtail_bulk_translate:inspect", args=[promoted.pk])
+        return [messages.button(url, _("Open run #%(n)d") % {"n": promoted.pk})]
+
     def perform(self) -> HttpResponse:
         full_run = api.promote_canary(self.run.pk, user=self.request.user)
         log_actions.log_run_action(
             self.run, self.log_action, self.request.user, full_run=full_run.pk
-        )
-        log_actions.log_run_action(
-            full_run, log_actions.STARTED, self.request.user, promoted_from=self.run.pk
         )
         messages.success(
             self.request,

@@ -42,10 +42,16 @@ from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.models import Page
 
 from ... import api
-from ...models import Run
+from ...models import ContentSource, Mode, PublishPolicy
 from ..columns import run_title
-from ..forms import NewRunForm, PageRootForm, PageRootFormSet, field_choices, page_roots
-from ..log_actions import STARTED, log_run_action
+from ..forms import (
+    NewRunForm,
+    PageRootForm,
+    PageRootFormSet,
+    RunOptionsForm,
+    field_choices,
+    page_roots,
+)
 from ..permissions import ScopeNotAllowed, check_user_can_translate
 from .mixins import ManageRunsRequiredMixin
 
@@ -60,6 +66,7 @@ class SignedEstimate:
     estimated_cost: Decimal
     currency: str
     total_characters: int
+    units_total: int
 
 
 def request_digest(scope: api.Scope, source_code: str, options: dict[str, Any]) -> str:
@@ -74,6 +81,7 @@ def sign_estimate(digest: str, estimate: api.Preflight) -> str:
             "cost": str(estimate.estimated_cost),
             "currency": estimate.currency,
             "characters": estimate.total_characters,
+            "units": estimate.units_total,
         },
         salt=SIGNING_SALT,
     )
@@ -87,7 +95,9 @@ def read_estimate(token: str, digest: str) -> SignedEstimate | None:
         return None
     if data.get("digest") != digest:
         return None
-    return SignedEstimate(Decimal(data["cost"]), data["currency"], int(data["characters"]))
+    return SignedEstimate(
+        Decimal(data["cost"]), data["currency"], int(data["characters"]), int(data["units"])
+    )
 
 
 class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
@@ -126,8 +136,9 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
             codes = [code for code, _label in field_choices(form, "target_locales")]
             if self.known([source], [(c, c) for c in codes], _("locales")):
                 initial["source_locale"] = source
-        if params.get("mode") in dict(field_choices(form, "mode")):
-            initial["mode"] = params["mode"]
+        mode = params.get("mode")
+        if mode and self.known([mode], field_choices(form, "mode"), _("mode")):
+            initial["mode"] = mode
         initial["whole_site"] = params.get("whole_site") in ("1", "true", "on")
         return initial, self.known_pages(params.getlist("pages"))
 
@@ -178,7 +189,7 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
         digest = request_digest(scope, source.language_code, form.run_options())
         if action == "start":
             estimate = read_estimate(request.POST.get("estimate", ""), digest)
-            if estimate is not None and form.check_cost_confirmed(estimate):
+            if estimate is not None and may_start(form, estimate):
                 return self.start(form, formset, scope, estimate)
         return self.preflight(form, formset, scope, digest)
 
@@ -215,7 +226,7 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
                 estimate=estimate,
                 signed_estimate=sign_estimate(digest, estimate),
                 needs_cost_confirmation=form.needs_cost_confirmation(estimate),
-                rows=preflight_rows(estimate),
+                rows=preflight_rows(estimate, form.run_options()),
             ),
         )
 
@@ -238,7 +249,6 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
         except api.BulkTranslateError as err:
             form.add_api_error(err)
             return self.render_form(form, formset)
-        log_run_action(run, STARTED, self.request.user, **started_data(run))
         messages.success(self.request, _("%(run)s started.") % {"run": run_title(run)})
         return redirect("wagtail_bulk_translate:inspect", run.pk)
 
@@ -260,9 +270,19 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
         )
 
 
-def preflight_rows(estimate: api.Preflight) -> dict[str, Any]:
-    """What the preflight template shows beside the estimate: (type name, objects, units)
-    rows, (locale, strings, characters) rows and the quota left."""
+def may_start(form: RunOptionsForm, estimate: SignedEstimate) -> bool:
+    """Units to translate, a canary smaller than the run, the cost confirmed if asked:
+    otherwise the preflight is shown again (with the reason)."""
+    canary = form.run_options()["canary_size"]
+    if not estimate.units_total or api.canary_too_large(estimate.units_total, canary):
+        return False
+    return form.check_cost_confirmed(estimate)
+
+
+def preflight_rows(estimate: api.Preflight, options: dict[str, Any]) -> dict[str, Any]:
+    """What the preflight template shows beside the estimate: what will happen (recap), why
+    it may not start (refusal, "" when it may), (type name, objects, units) rows, (locale,
+    strings, characters) rows and the quota left."""
     models = [
         (verbose_name_plural(label), objects, estimate.units_by_model.get(label, 0))
         for label, objects in estimate.objects_by_model.items()
@@ -271,11 +291,61 @@ def preflight_rows(estimate: api.Preflight) -> dict[str, Any]:
         (code, strings, estimate.characters_to_bill.get(code, 0))
         for code, strings in estimate.strings_to_translate.items()
     ]
+    refusal = api.empty_scope_reason(estimate) or api.canary_too_large(
+        estimate.units_total, options["canary_size"]
+    )
     return {
+        "recap": recap(estimate, options),
+        "refusal": refusal,
         "models": models,
         "locales": locales,
         "quota_left": estimate.usage.remaining if estimate.usage else None,
     }
+
+
+MODE_EFFECTS = {
+    Mode.CHANGED: gettext_lazy(
+        "new and changed content only; translations of unchanged content are kept"
+    ),
+    Mode.REFRESH: gettext_lazy("every machine translation again; manual translations are kept"),
+    Mode.OVERWRITE: gettext_lazy("everything again: manual translations are replaced too"),
+}
+PUBLISH_EFFECTS = {
+    PublishPolicy.DRAFT: gettext_lazy("saved as drafts, for review before they go live"),
+    PublishPolicy.PUBLISH: gettext_lazy("published at once"),
+    PublishPolicy.MIRROR: gettext_lazy(
+        "published where the source is live, saved as drafts where it is not"
+    ),
+}
+CONTENT_EFFECTS = {
+    ContentSource.LIVE: gettext_lazy("the live (published) version of each page and snippet"),
+    ContentSource.LATEST_DRAFT: gettext_lazy(
+        "the latest draft of each page and snippet, unpublished changes included"
+    ),
+}
+
+
+def recap(estimate: api.Preflight, options: dict[str, Any]) -> list[tuple[str, str]]:
+    """(what, how) rows: what the run will do, in words, before the numbers."""
+    if options["canary_size"]:
+        publishing = _("saved as drafts: a canary never publishes")
+    else:
+        publishing = str(PUBLISH_EFFECTS[options["publish_policy"]])
+    if not estimate.translator_name:
+        translator = _("none can be loaded (see the warnings above)")
+    elif estimate.writes_fake_text:
+        translator = _(
+            "%(name)s: it writes visibly fake text (e.g. [fr: Ĥéļļó]) to try the pipeline "
+            "out, not translations; never publish it on a real site"
+        ) % {"name": estimate.translator_name}
+    else:
+        translator = estimate.translator_name
+    return [
+        (_("Mode"), f"{Mode(options['mode']).label}: {MODE_EFFECTS[options['mode']]}"),
+        (_("Translations"), publishing),
+        (_("Translated from"), str(CONTENT_EFFECTS[options["content_source"]])),
+        (_("Translator"), translator),
+    ]
 
 
 def verbose_name_plural(label: str) -> str:
@@ -283,13 +353,3 @@ def verbose_name_plural(label: str) -> str:
         return capfirst(apps.get_model(label)._meta.verbose_name_plural)
     except (LookupError, ValueError):
         return label
-
-
-def started_data(run: Run) -> dict[str, Any]:
-    return {
-        "mode": run.mode,
-        "canary_size": run.canary_size,
-        "source": run.source_locale.language_code,
-        "targets": sorted(run.target_locales.values_list("language_code", flat=True)),
-        "estimated_characters": run.estimated_characters,
-    }

@@ -23,6 +23,7 @@ from .glossary.csv_io import (
 )
 from .localize.review import CanarySample, SampleString, canary_samples
 from .management.reporting import format_summary, progress_line
+from .models import ReviewState
 from .revert.undo import (
     RevertRefused,
     RevertSummary,
@@ -34,6 +35,18 @@ from .runs.controls import cancel_run, promote_canary, retry_failed
 from .runs.filters import check_retry_filters
 from .runs.liveness import seconds_without_worker, worker_command
 from .runs.preflight import Preflight, preflight
+from .runs.review import (
+    REVIEW_ACTIONS,
+    accept_review,
+    dismiss_review,
+    pending_review_count,
+    pending_review_counts,
+    retranslate_review,
+    review_of,
+    review_queue,
+    review_row,
+    target_of,
+)
 from .runs.start import resolve_locale, start_run
 from .runs.summary import error_breakdown, run_details, run_summary, units_by_locale
 from .scope.definition import Scope
@@ -46,6 +59,7 @@ from .scope.whole_site import (
 from .translators.base import Usage
 
 __all__ = [
+    "REVIEW_ACTIONS",
     "BulkTranslateError",
     "CanarySample",
     "CoverageKind",
@@ -56,6 +70,7 @@ __all__ = [
     "Preflight",
     "RevertRefused",
     "RevertSummary",
+    "ReviewState",
     "RunConfigurationError",
     "SampleString",
     "Scope",
@@ -63,11 +78,13 @@ __all__ = [
     "SweepReport",
     "Untranslatable",
     "Usage",
+    "accept_review",
     "canary_samples",
     "cancel_run",
     "check_retry_filters",
     "check_revertible",
     "coverage",
+    "dismiss_review",
     "error_breakdown",
     "export_csv",
     "export_queryset",
@@ -78,18 +95,25 @@ __all__ = [
     "janitor_sweep",
     "keep_janitor_alive",
     "pause_run",
+    "pending_review_count",
+    "pending_review_counts",
     "preflight",
     "progress_line",
     "promote_canary",
     "resolve_locale",
     "resume_run",
+    "retranslate_review",
     "retry_failed",
     "revert_summary",
+    "review_of",
+    "review_queue",
+    "review_row",
     "run_details",
     "run_summary",
     "seconds_without_worker",
     "start_revert",
     "start_run",
+    "target_of",
     "translatable_setting_labels",
     "translatable_snippet_labels",
     "units_by_locale",

@@ -38,6 +38,7 @@ from .runs.preflight import Preflight, preflight
 from .runs.review import (
     REVIEW_ACTIONS,
     accept_review,
+    annotate_review_counts,
     dismiss_review,
     pending_review_count,
     pending_review_counts,
@@ -79,6 +80,7 @@ __all__ = [
     "Untranslatable",
     "Usage",
     "accept_review",
+    "annotate_review_counts",
     "canary_samples",
     "cancel_run",
     "check_retry_filters",

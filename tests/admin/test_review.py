@@ -136,3 +136,15 @@ def test_an_editor_who_cannot_edit_the_target_gets_403(editor_client, flagged_ru
     unit.review.refresh_from_db()
     assert unit.review.state == ReviewState.PENDING
     assert not log_registry.get_logs_for_instance(flagged_run).filter(action=ACCEPTED).exists()
+
+
+def test_counts_on_the_run_page_the_listing_and_the_dashboard(reviewer_client, flagged_run):
+    run_page = reviewer_client.get(reverse("wagtail_bulk_translate:inspect", args=[flagged_run.pk]))
+    listing = reviewer_client.get(reverse("wagtail_bulk_translate:index"))
+    dashboard = reviewer_client.get(reverse("wagtailadmin_home"))
+
+    for response in (run_page, listing, dashboard):
+        assert response.status_code == 200
+        assert 'data-bt-review-count="3"' in response.content.decode()
+    assert f"?run={flagged_run.pk}" in run_page.content.decode()
+    assert f"?run={flagged_run.pk}" in listing.content.decode()

@@ -11,6 +11,7 @@ from wagtail.admin.ui.components import Component
 from ..models import Run, RunStatus
 from .permissions import can_manage_runs
 from .progress import Progress, annotate_progress
+from .views.review import review_count_context
 
 ACTIVE_SHOWN = 5
 COVERAGE_URL_NAME = "wagtail_bulk_translate_coverage"
@@ -31,6 +32,7 @@ class RunsPanel(Component):
             "coverage_url": coverage_url(),
             "index_url": reverse("wagtail_bulk_translate:index"),
             "add_url": reverse("wagtail_bulk_translate:add"),
+            **review_count_context(),
         }
 
 

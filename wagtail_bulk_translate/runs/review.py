@@ -12,10 +12,11 @@ the admin and the command line alike.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import transaction
-from django.db.models import Count, QuerySet
+from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from wagtail.log_actions import log
@@ -81,6 +82,21 @@ def review_of(unit_id: int) -> UnitReview:
     if review is None:
         raise RunConfigurationError(f"Unit #{unit_id} was never flagged for review.")
     return review
+
+
+RunsT = TypeVar("RunsT", bound=QuerySet)
+
+
+def annotate_review_counts(runs: RunsT) -> RunsT:
+    """``n_to_review`` on each run: its pending reviews (a subquery, for listings)."""
+    pending = (
+        UnitReview.objects.filter(state=ReviewState.PENDING, unit__run_id=OuterRef("pk"))
+        .order_by()
+        .values("unit__run_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return runs.annotate(n_to_review=Coalesce(Subquery(pending), 0))
 
 
 def pending_review(unit_id: int) -> UnitReview:

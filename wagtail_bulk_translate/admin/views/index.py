@@ -15,6 +15,7 @@ from wagtail.admin.ui.tables import (
 )
 from wagtail.admin.views import generic
 
+from ... import api
 from ...models import Run
 from ..columns import (
     ProgressColumn,
@@ -27,6 +28,7 @@ from ..filters import RunFilterSet
 from ..permissions import run_permission_policy
 from ..progress import AnnotatedRun, annotate_progress
 from .mixins import ManageRunsRequiredMixin
+from .review import ReviewCountColumn
 
 
 class RunIndexView(ManageRunsRequiredMixin, generic.IndexView):
@@ -44,6 +46,7 @@ class RunIndexView(ManageRunsRequiredMixin, generic.IndexView):
             RunStatusColumn(),
             ProgressColumn(),
             UnitCountsColumn(),
+            ReviewCountColumn(),
             NumberColumn("n_characters", label=_("Characters billed")),
             Column("get_mode_display", label=_("Mode")),
             BooleanColumn("is_canary", label=_("Canary")),
@@ -56,7 +59,7 @@ class RunIndexView(ManageRunsRequiredMixin, generic.IndexView):
         runs = Run.objects.select_related("source_locale", "created_by").prefetch_related(
             "target_locales"
         )
-        return annotate_progress(runs)
+        return api.annotate_review_counts(annotate_progress(runs))
 
     def get_inspect_url(self, instance: Run) -> str:
         return reverse(self.inspect_url_name, args=(instance.pk,))

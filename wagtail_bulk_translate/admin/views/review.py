@@ -23,6 +23,7 @@ from django.views import View
 from django.views.generic import TemplateView
 from wagtail.admin import messages
 from wagtail.admin.menu import MenuItem
+from wagtail.admin.ui.tables import Column
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 
 from ... import api
@@ -131,6 +132,26 @@ def review_urls() -> list[URLResolver]:
     ]
     urls = include((views, "wagtail_bulk_translate_review"))
     return [path("bulk-translate/review/", urls)]
+
+
+class ReviewCountColumn(Column):
+    """The runs listing's "To review" cell: a link to the run's queue (needs
+    ``api.annotate_review_counts`` on the listing's queryset)."""
+
+    cell_template_name = "wagtail_bulk_translate/review/count_cell.html"
+
+    def __init__(self) -> None:
+        super().__init__("n_to_review", label=gettext_lazy("To review"))
+
+    def get_cell_context_data(self, instance: Any, parent_context: Any) -> dict[str, Any]:
+        context = super().get_cell_context_data(instance, parent_context)
+        context.update(review_count=context["value"], review_url=queue_url(instance.pk))
+        return context
+
+
+def review_count_context(run_id: int | None = None) -> dict[str, Any]:
+    """What ``review/count_link.html`` shows: pending reviews, of a run or site-wide."""
+    return {"review_count": api.pending_review_count(run_id), "review_url": queue_url(run_id)}
 
 
 class ReviewMenuItem(MenuItem):

@@ -25,6 +25,7 @@ from ..objects import edit_url, objects_of_units, title
 from ..permissions import run_permission_policy
 from ..progress import RunReport, run_report
 from .mixins import ManageRunsRequiredMixin
+from .review import review_count_context
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -143,6 +144,7 @@ class RunPageView(ManageRunsRequiredMixin, generic.InspectView):
                 ("by_model", _("Type"), breakdown_rows(report.by_model, report.model_names)),
             ],
             is_active=run.status in RunStatus.active,
+            **review_count_context(run.pk),
         )
         if run.reverted_at:
             context.update(revert=revert_summary(run), revert_refusals=revert_refusals(run))

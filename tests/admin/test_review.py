@@ -148,3 +148,11 @@ def test_counts_on_the_run_page_the_listing_and_the_dashboard(reviewer_client, f
         assert 'data-bt-review-count="3"' in response.content.decode()
     assert f"?run={flagged_run.pk}" in run_page.content.decode()
     assert f"?run={flagged_run.pk}" in listing.content.decode()
+
+
+def test_an_unknown_unit_or_action_is_refused_with_a_message(reviewer_client, flagged_run):
+    unknown = reviewer_client.post(action_url("accept"), {"unit": 99999}, follow=True)
+    two = reviewer_client.post(action_url("dismiss"), {"unit": [1, 2]}, follow=True)
+
+    assert "Unit #99999 was never flagged for review." in unknown.content.decode()
+    assert "Choose one translation to review" in two.content.decode()

@@ -89,7 +89,11 @@ class ReviewActionView(ManageRunsRequiredMixin, View):
         if action not in ACTIONS or not unit_ids or (action != "accept" and len(unit_ids) > 1):
             messages.error(request, _("Choose one translation to review (or several to accept)."))
             return redirect(self.back())
-        reviews = [api.review_of(pk) for pk in unit_ids]
+        try:
+            reviews = [api.review_of(pk) for pk in unit_ids]
+        except api.BulkTranslateError as err:
+            messages.error(request, str(err))
+            return redirect(self.back())
         if not all(self.allowed(review, action) for review in reviews):
             return forbidden(request)
         for review in reviews:

@@ -31,6 +31,7 @@ from .localize.review import (
     canary_units,
 )
 from .management.reporting import format_summary, progress_line
+from .models import ReviewState
 from .revert.undo import (
     RevertRefused,
     RevertSummary,
@@ -42,6 +43,19 @@ from .runs.controls import cancel_run, promote_canary, retry_failed
 from .runs.filters import check_retry_filters
 from .runs.liveness import seconds_without_worker, worker_command
 from .runs.preflight import Preflight, canary_too_large, empty_scope_reason, preflight
+from .runs.review import (
+    REVIEW_ACTIONS,
+    accept_review,
+    annotate_review_counts,
+    dismiss_review,
+    pending_review_count,
+    pending_review_counts,
+    retranslate_review,
+    review_of,
+    review_queue,
+    review_row,
+    target_of,
+)
 from .runs.start import resolve_locale, start_run
 from .runs.summary import error_breakdown, run_details, run_summary, units_by_locale
 from .scope.definition import Scope
@@ -54,6 +68,7 @@ from .scope.whole_site import (
 from .translators.base import Usage
 
 __all__ = [
+    "REVIEW_ACTIONS",
     "BulkTranslateError",
     "CanaryOutcome",
     "CanarySample",
@@ -65,6 +80,7 @@ __all__ = [
     "Preflight",
     "RevertRefused",
     "RevertSummary",
+    "ReviewState",
     "RunConfigurationError",
     "SampleString",
     "Scope",
@@ -72,6 +88,8 @@ __all__ = [
     "SweepReport",
     "Untranslatable",
     "Usage",
+    "accept_review",
+    "annotate_review_counts",
     "canary_outcome",
     "canary_samples",
     "canary_too_large",
@@ -81,6 +99,7 @@ __all__ = [
     "check_retry_filters",
     "check_revertible",
     "coverage",
+    "dismiss_review",
     "empty_scope_reason",
     "error_breakdown",
     "export_csv",
@@ -92,18 +111,25 @@ __all__ = [
     "janitor_sweep",
     "keep_janitor_alive",
     "pause_run",
+    "pending_review_count",
+    "pending_review_counts",
     "preflight",
     "progress_line",
     "promote_canary",
     "resolve_locale",
     "resume_run",
+    "retranslate_review",
     "retry_failed",
     "revert_summary",
+    "review_of",
+    "review_queue",
+    "review_row",
     "run_details",
     "run_summary",
     "seconds_without_worker",
     "start_revert",
     "start_run",
+    "target_of",
     "translatable_setting_labels",
     "translatable_snippet_labels",
     "units_by_locale",

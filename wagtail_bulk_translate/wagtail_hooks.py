@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from django.urls import URLPattern
+from django.urls import URLPattern, URLResolver
 from wagtail import hooks
 
 from .admin.bulk_actions import TranslatePagesBulkAction, TranslateSnippetsBulkAction
@@ -13,6 +13,12 @@ from .admin.glossary.viewsets import GlossaryViewSetGroup
 from .admin.log_actions import register_run_log_actions
 from .admin.panels import construct_homepage_panels
 from .admin.permissions import register_run_permission_policy
+from .admin.views.review import (
+    ReviewMenuItem,
+    register_review_log_actions,
+    review_menu_item,
+    review_urls,
+)
 from .admin.viewsets import RunViewSet
 
 # Before the viewset is registered, so Wagtail never builds a fallback policy for runs.
@@ -34,6 +40,7 @@ def register_glossary_viewsets() -> GlossaryViewSetGroup:
 def register_log_actions(actions: Any) -> None:
     register_run_log_actions(actions)
     register_glossary_log_actions(actions)
+    register_review_log_actions(actions)
 
 
 hooks.register("construct_homepage_panels", construct_homepage_panels)
@@ -52,3 +59,13 @@ def register_coverage_report_urls() -> list[URLPattern]:
 @hooks.register("register_reports_menu_item")
 def register_coverage_report_menu_item() -> CoverageMenuItem:
     return coverage_menu_item()
+
+
+@hooks.register("register_admin_urls")
+def register_review_urls() -> list[URLResolver]:
+    return review_urls()
+
+
+@hooks.register("register_reports_menu_item")
+def register_review_menu_item() -> ReviewMenuItem:
+    return review_menu_item()

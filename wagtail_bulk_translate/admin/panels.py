@@ -15,6 +15,7 @@ from ..runs.spend import annotate_spend, annotated_spend_text
 from .columns import live_status_attrs, run_title
 from .permissions import can_manage_runs
 from .progress import Progress, annotate_progress, has_no_worker
+from .views.review import review_count_context
 
 ACTIVE_SHOWN = 5
 COVERAGE_URL_NAME = "wagtail_bulk_translate_coverage"
@@ -42,6 +43,7 @@ class RunsPanel(Component):
             "coverage_url": coverage_url(),
             "index_url": reverse("wagtail_bulk_translate:index"),
             "add_url": reverse("wagtail_bulk_translate:add"),
+            **review_count_context(),
         }
 
 

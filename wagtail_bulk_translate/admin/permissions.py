@@ -162,3 +162,19 @@ def uneditable_models(user: Any, scope: Scope) -> list[str]:
         if not user.has_perm(f"{model._meta.app_label}.{codename}"):
             refused.append(str(model._meta.verbose_name_plural))
     return refused
+
+
+def can_edit_object(user: Any, instance: models.Model | None, *, publish: bool = False) -> bool:
+    """Whether ``user`` could edit (and, with ``publish``, publish) this object by hand: the
+    review queue's per-object check before an editor accepts, dismisses or re-translates."""
+    if instance is None:
+        return False
+    if isinstance(instance, Page):
+        permissions = instance.permissions_for_user(user)
+        return bool(permissions.can_edit() and (not publish or permissions.can_publish()))
+    opts = instance._meta
+    actions = ["change", "publish"] if publish and hasattr(instance, "live") else ["change"]
+    return all(
+        user.has_perm(f"{opts.app_label}.{get_permission_codename(action, opts)}")
+        for action in actions
+    )

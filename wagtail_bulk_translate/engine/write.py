@@ -21,7 +21,7 @@ from ..localize.target_writer import can_be_draft, page_slug, write_target
 from ..models import Run, Unit, UnitStatus
 from ..revert.snapshots import row_fingerprint
 from ..revert.state import RevertState, TargetSnapshot
-from . import claims
+from . import claims, review
 from .plan import DERIVE_SLUG, decide_publish
 from .prepare import check_source_unchanged
 from .text_kinds import plain_text
@@ -43,6 +43,7 @@ def write_unit(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
     store_copied_strings(run, work)
     check_translations(work)
     publish = decide_publish(run, obj.instance)
+    flags = review.flagged_texts(run, work)  # a flagged target waits for review as a draft
     if run.is_canary and not can_be_draft(obj.instance):
         finish_without_write(token, work)  # canary output is drafts only
         return
@@ -66,7 +67,7 @@ def write_unit(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
                 obj.source,
                 work.unit.target_locale,
                 user=run.created_by,
-                publish=publish,
+                publish=publish and not flags,
                 run_id=run.pk,
             )
         target = written.instance
@@ -80,6 +81,7 @@ def write_unit(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
             translation_created=written.translation_created,
             strings=work.string_changes,
         )
+        review.mark_for_review(work, flags, publish, obj.instance)
         finish_written(token, obj, work, str(written.instance.pk), state)
         wake_waiting_children(obj, work)
 

@@ -15,6 +15,7 @@ from .glossary import (
     SyncStatus,
 )
 from .leases import JanitorLease, TextReservation
+from .review import ReviewState, UnitReview
 from .runs import Run, RunQuerySet
 from .tally import RunTally
 from .units import EXPIRED_LEASE, LEASE_EXPIRED_MESSAGE, READY, Unit, UnitQuerySet
@@ -32,6 +33,7 @@ __all__ = [
     "JanitorLease",
     "Mode",
     "PublishPolicy",
+    "ReviewState",
     "Run",
     "RunQuerySet",
     "RunStatus",
@@ -44,5 +46,6 @@ __all__ = [
     "TextReservation",
     "Unit",
     "UnitQuerySet",
+    "UnitReview",
     "UnitStatus",
 ]

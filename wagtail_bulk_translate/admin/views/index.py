@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from wagtail.admin.ui.tables import Column, DateColumn, NumberColumn, TitleColumn
 from wagtail.admin.views import generic
 
+from ... import api
 from ...models import Run
 from ...runs.spend import annotate_spend, annotated_spend_text
 from ..columns import (
@@ -24,6 +25,7 @@ from ..filters import RunFilterSet
 from ..permissions import run_permission_policy
 from ..progress import AnnotatedRun, annotate_progress
 from .mixins import ManageRunsRequiredMixin
+from .review import ReviewCountColumn
 
 
 class RunIndexView(ManageRunsRequiredMixin, generic.IndexView):
@@ -43,6 +45,7 @@ class RunIndexView(ManageRunsRequiredMixin, generic.IndexView):
             RunStatusColumn(),
             ProgressColumn(),
             UnitCountsColumn(),
+            ReviewCountColumn(),
             NumberColumn("n_characters", label=_("Characters billed")),
             Column("spend", label=_("Tokens and cost"), accessor=annotated_spend_text),
             Column("get_mode_display", label=_("Mode")),
@@ -56,7 +59,7 @@ class RunIndexView(ManageRunsRequiredMixin, generic.IndexView):
         runs = Run.objects.select_related("source_locale", "created_by").prefetch_related(
             "target_locales"
         )
-        return annotate_spend(annotate_progress(runs))
+        return api.annotate_review_counts(annotate_spend(annotate_progress(runs)))
 
     def get_inspect_url(self, instance: Run) -> str:
         return reverse(self.inspect_url_name, args=(instance.pk,))

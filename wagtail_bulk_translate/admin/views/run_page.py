@@ -28,6 +28,7 @@ from ..permissions import run_permission_policy
 from ..progress import RunReport, run_report
 from ..retry_form import RetryForm
 from .mixins import ManageRunsRequiredMixin
+from .review import review_count_context
 
 FAILURES_PER_PAGE = 25
 REVERT_REFUSALS_SHOWN = 50
@@ -151,6 +152,7 @@ class RunPageView(ManageRunsRequiredMixin, generic.InspectView):
                 ("by_model", _("Type"), breakdown_rows(report.by_model, report.model_names)),
             ],
             is_active=run.status in RunStatus.active,
+            **review_count_context(run.pk),
         )
         if run.reverted_at:
             context.update(revert=revert_summary(run), revert_refusals=revert_refusals(run))

@@ -20,6 +20,7 @@ from wagtail_bulk_translate.errors import BulkTranslateError
 from wagtail_bulk_translate.management.cli.arguments import add_subcommands
 from wagtail_bulk_translate.management.cli.controls import handle_control
 from wagtail_bulk_translate.management.cli.reports import handle_list, handle_status, handle_units
+from wagtail_bulk_translate.management.cli.review import handle_review
 from wagtail_bulk_translate.management.cli.start import handle_start
 
 EXIT_BAD_ARGUMENTS = 2
@@ -28,6 +29,7 @@ HANDLERS = {
     "status": handle_status,
     "list": handle_list,
     "units": handle_units,
+    "review": handle_review,
 }
 
 

@@ -1,0 +1,80 @@
+"""In a real browser, as the demo's editor (not a superuser): a run whose translator ignores a
+glossary term leaves the page in the review queue as a draft; the editor finds it and accepts it,
+which publishes it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.flows import wait_for_run
+from tests.e2e.helpers import manage
+
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+
+# The glossary wants this target, which the pseudo translator never writes.
+TARGET_TERM = "ReviewedTerm"
+ADD_TERM = """
+from wagtail.models import Locale, Page
+from wagtail_bulk_translate.models import GlossaryTerm, GlossaryTranslation
+page = Page.objects.get(pk={page_id})
+term = GlossaryTerm.objects.create(source_locale=page.locale, source_term=page.title)
+GlossaryTranslation.objects.create(
+    term=term, target_locale=Locale.objects.get(language_code="fr"), target_term="{target}"
+)
+"""
+
+
+def flagged_run(live_site) -> tuple[int, int]:
+    """A publishing run of one page into French, its title a glossary term: (run, unit)."""
+    [(page_id,)] = live_site.query(
+        "SELECT p.id FROM wagtailcore_page p JOIN wagtailcore_locale l ON p.locale_id = l.id "
+        "WHERE l.language_code = 'en' AND p.depth > 3 ORDER BY p.path DESC LIMIT 1"
+    )
+    manage(live_site.env, "shell", "-c", ADD_TERM.format(page_id=page_id, target=TARGET_TERM))
+    manage(
+        live_site.env,
+        *("bulk_translate", "start", "--page", str(page_id), "--locales", "fr"),
+        *("--publish", "publish", "--mode", "overwrite"),
+    )
+    run_id, _status = live_site.latest_run()
+    assert wait_for_run(live_site, run_id) == "succeeded"
+    [(unit_id,)] = live_site.query(
+        "SELECT u.id FROM wagtail_bulk_translate_unit u JOIN wagtail_bulk_translate_unitreview r "
+        "ON r.unit_id = u.id WHERE u.run_id = ? AND r.state = 'pending'",
+        run_id,
+    )
+    return run_id, unit_id
+
+
+def target_live(live_site, unit_id: int) -> bool:
+    [(live,)] = live_site.query(
+        "SELECT p.live FROM wagtailcore_page p JOIN wagtail_bulk_translate_unit u "
+        "ON p.id = CAST(u.target_object_id AS INTEGER) WHERE u.id = ?",
+        unit_id,
+    )
+    return bool(live)
+
+
+def test_editor_finds_a_flagged_unit_and_accepts_it(editor_page, live_site, screenshot):
+    run_id, unit_id = flagged_run(live_site)
+    assert not target_live(live_site, unit_id)  # a draft, though the run publishes
+    page = editor_page
+
+    page.goto(live_site.url(f"/admin/bulk-translate/{run_id}/"))
+    page.locator("[data-bt-review-count]").get_by_role("link").click()
+    page.wait_for_url(re.compile(rf"/admin/bulk-translate/review/\?run={run_id}$"))
+    review = page.locator(f'[data-bt-review="{unit_id}"]')
+    expect(review.locator("[data-bt-review-flags]")).to_contain_text(TARGET_TERM)
+    expect(review.locator("[data-bt-review-edit]")).to_be_visible()
+    screenshot(page, "review_queue")
+    review.locator('[data-bt-review-action="accept"]').click()
+
+    expect(page.get_by_text(f"Unit #{unit_id}: Accepted and published.")).to_be_visible()
+    expect(page.locator(f'[data-bt-review="{unit_id}"]')).to_have_count(0)
+    assert target_live(live_site, unit_id)
+    assert live_site.query(
+        "SELECT state FROM wagtail_bulk_translate_unitreview WHERE unit_id = ?", unit_id
+    ) == [("accepted",)]

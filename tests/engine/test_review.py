@@ -1,0 +1,145 @@
+"""Checks after translation wired into the engine: a flagged unit waits for review as a draft."""
+
+from __future__ import annotations
+
+import pytest
+from wagtail.log_actions import registry as log_registry
+from wagtail.models import Page
+
+from tests import factories as f
+from wagtail_bulk_translate import api
+from wagtail_bulk_translate.engine.review import mark_for_review
+from wagtail_bulk_translate.engine.work import UnitWork
+from wagtail_bulk_translate.models import GlossaryTerm, GlossaryTranslation, ReviewState, Unit
+from wagtail_bulk_translate.runs.review import ACCEPTED, DISMISSED, RETRANSLATED
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def story_term(site):
+    """The glossary says "Story" is "Récit" in French: the pseudo translator ignores it."""
+    locales = f.locales()
+    term = GlossaryTerm.objects.create(source_locale=locales["en"], source_term="Story")
+    GlossaryTranslation.objects.create(term=term, target_locale=locales["fr"], target_term="Récit")
+    return term
+
+
+@pytest.fixture
+def run_to_end(begin, task_queue):
+    def _run(**kwargs):
+        kwargs.setdefault("publish_policy", "publish")
+        run = begin(locales=("fr",), **kwargs)
+        task_queue.drain()
+        run.refresh_from_db()
+        return run
+
+    return _run
+
+
+def target(page: Page, code: str = "fr") -> Page:
+    return Page.objects.get(
+        translation_key=page.translation_key, locale__language_code=code, alias_of__isnull=True
+    ).specific
+
+
+def unit_of(run, page: Page) -> Unit:
+    return run.units.get(object_key=page.translation_key)
+
+
+def test_a_translation_ignoring_a_term_is_stored_in_review_and_its_target_is_a_draft(
+    site, story_term, run_to_end
+):
+    run = run_to_end()
+
+    assert run.status == "succeeded"
+    story = unit_of(run, site.story)
+    assert story.status == "succeeded"
+    assert story.review.state == ReviewState.PENDING
+    assert story.review.would_publish is True
+    flag = story.review.flags[0]
+    assert (flag["code"], flag["term"], flag["source"]) == ("missing_term", "Story", "Story 0")
+    assert "Récit" in flag["message"] and flag["translation"].startswith("[fr:")
+    assert not target(site.story).live  # a draft though the run publishes
+    assert target(site.news).live  # nothing flagged: published
+    assert not Unit.objects.filter(object_key=site.news.translation_key, review__isnull=False)
+    assert api.pending_review_count(run.pk) == 2
+    assert api.pending_review_counts([run.pk]) == {run.pk: 2}
+
+
+def test_accepting_publishes_the_draft_and_is_logged(site, story_term, run_to_end):
+    run = run_to_end()
+    unit = unit_of(run, site.story)
+
+    review, published = api.accept_review(unit.pk)
+
+    assert published and review.state == ReviewState.ACCEPTED
+    assert target(site.story).live
+    assert api.pending_review_count(run.pk) == 1
+    entry = log_registry.get_logs_for_instance(run).filter(action=ACCEPTED).get()
+    assert entry.data["unit"] == unit.pk and entry.data["published"] is True
+    with pytest.raises(api.BulkTranslateError, match="not waiting for review"):
+        api.accept_review(unit.pk)
+
+
+def test_accepting_a_draft_run_publishes_nothing(site, story_term, run_to_end):
+    run = run_to_end(publish_policy="draft")
+    unit = unit_of(run, site.story)
+    assert unit.review.would_publish is False
+
+    review, published = api.accept_review(unit.pk)
+
+    assert not published and review.state == ReviewState.ACCEPTED
+    assert not target(site.story).live
+
+
+def test_dismissing_leaves_the_draft_and_closes_the_review(site, story_term, run_to_end):
+    run = run_to_end()
+    unit = unit_of(run, site.story)
+
+    review = api.dismiss_review(unit.pk)
+
+    assert review.state == ReviewState.DISMISSED
+    assert not target(site.story).live
+    assert log_registry.get_logs_for_instance(run).filter(action=DISMISSED).exists()
+    assert [r.unit_id for r in api.review_queue(run.pk)] == [unit_of(run, site.other).pk]
+
+
+def test_retranslating_after_fixing_the_term_starts_a_one_unit_run_that_publishes(
+    site,
+    story_term,
+    run_to_end,
+    recording_translator,
+    task_queue,
+    django_capture_on_commit_callbacks,
+):
+    run = run_to_end()
+    unit = unit_of(run, site.story)
+    for flag in unit.review.flags:  # the translator now follows the glossary
+        recording_translator.overrides[flag["source"]] = lambda text: text.replace("Story", "Récit")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        again = api.retranslate_review(unit.pk)
+    task_queue.drain()
+    again.refresh_from_db()
+
+    assert again.pk != run.pk and again.status == "succeeded" and again.mode == "refresh"
+    assert list(again.units.values_list("object_key", "target_locale__language_code")) == [
+        (site.story.translation_key, "fr")
+    ]
+    assert not Unit.objects.filter(run=again, review__isnull=False).exists()
+    assert target(site.story).live and target(site.story).title == "Récit 0"
+    unit.review.refresh_from_db()
+    assert unit.review.state == ReviewState.RETRANSLATED
+    assert unit.review.retranslated_by_id == again.pk
+    assert log_registry.get_logs_for_instance(run).filter(action=RETRANSLATED).exists()
+
+
+def test_a_unit_written_again_without_a_flag_leaves_review(site, story_term, run_to_end):
+    run = run_to_end()
+    unit = unit_of(run, site.story)
+
+    mark_for_review(UnitWork(unit=unit), [], True, site.story)  # a retry found nothing wrong
+
+    assert not Unit.objects.filter(pk=unit.pk, review__isnull=False).exists()
+    assert api.pending_review_count(run.pk) == 1

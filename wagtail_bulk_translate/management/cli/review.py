@@ -1,0 +1,80 @@
+"""``review list|accept|dismiss|retranslate``: the review queue from the command line.
+
+``list`` shows the units waiting for review (site-wide, or of ``--run``) with the reason of each
+flag; ``accept`` and ``dismiss`` take one or more unit ids; ``retranslate`` one. With ``--json``
+stdout is one JSON document and the sentence saying what was done goes to stderr. Actions are
+audit-logged without a user (the command line has none).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.management.base import CommandParser
+
+from ... import api
+from .controls import refuse
+
+REVIEW_ACTIONS = ("list", "accept", "dismiss", "retranslate")
+
+
+def add_review_arguments(review: CommandParser) -> None:
+    review.add_argument("review_action", choices=REVIEW_ACTIONS, help="What to do.")
+    review.add_argument("unit_ids", nargs="*", type=int, metavar="UNIT", help="Unit ids.")
+    review.add_argument("--run", type=int, dest="review_run", help="list: only this run.")
+    review.add_argument(
+        "--state",
+        default=api.ReviewState.PENDING,
+        choices=["all", *api.ReviewState.values],
+        help="list: reviews in this state (default: pending).",
+    )
+    review.add_argument("--json", action="store_true", help="Print one JSON document.")
+
+
+def handle_review(command: Any, options: dict[str, Any]) -> None:
+    action, unit_ids = options["review_action"], options["unit_ids"]
+    if action == "list":
+        list_reviews(command, options)
+        return
+    if not unit_ids:
+        raise refuse(f"review {action} needs unit ids: see them with review list.")
+    if action == "retranslate" and len(unit_ids) != 1:
+        raise refuse("review retranslate takes one unit id (each starts a one-unit run).")
+    human = command.stderr if options["json"] else command.stdout
+    rows = [act(action, unit_id, human) for unit_id in unit_ids]
+    if options["json"]:
+        command.stdout.write(json.dumps(rows, indent=2))
+
+
+def act(action: str, unit_id: int, human: Any) -> dict[str, Any]:
+    if action == "accept":
+        review, published = api.accept_review(unit_id)
+        human.write(f"Accepted unit #{unit_id}" + (" and published it." if published else "."))
+        return {**api.review_row(review), "published": published}
+    if action == "dismiss":
+        review = api.dismiss_review(unit_id)
+        human.write(f"Dismissed the review of unit #{unit_id}; its target is left as it is.")
+        return api.review_row(review)
+    run = api.retranslate_review(unit_id)
+    human.write(f"Translating unit #{unit_id} again in run #{run.pk}.")
+    return {**api.review_row(api.review_of(unit_id)), "retranslation_run": run.pk}
+
+
+def list_reviews(command: Any, options: dict[str, Any]) -> None:
+    state = "" if options["state"] == "all" else options["state"]
+    rows = [api.review_row(r) for r in api.review_queue(options["review_run"], state)]
+    if options["json"]:
+        command.stdout.write(json.dumps(rows, indent=2))
+    elif not rows:
+        command.stdout.write("No translation is waiting for review.")
+    else:
+        command.stdout.write("\n".join(review_line(row) for row in rows))
+
+
+def review_line(row: dict[str, Any]) -> str:
+    reasons = "; ".join(dict.fromkeys(flag["message"] for flag in row["flags"]))
+    return (
+        f"unit #{row['unit']} (run #{row['run']}) {row['model']} {row['object_id']} → "
+        f"{row['locale']} [{row['state']}]: {reasons}"
+    )

@@ -55,7 +55,7 @@ def translate_locale(run: Run, translator: BulkTranslator, works: list[UnitWork]
     accept(run, locale, works, memory, Translations())
     elsewhere: set[str] = set()
     for batch in translator.request_batches(run.source_locale, locale, to_send):
-        works = [w for w in works if not w.done]
+        works = claims.still_held(works)  # a unit whose lease was lost is not paid for again
         if not works:
             return
         elsewhere |= send_request(run, translator, locale, works, batch)

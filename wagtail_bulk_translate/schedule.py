@@ -2,15 +2,15 @@
 
 Tasks are queued on the configured backend and queue with the django-tasks API only
 (``enqueue``, ``using(backend=, queue_name=, run_after=, priority=)``), so any backend works.
+``tasks.py`` registers its task objects here when Django loads it, so the engine depends on this
+module and not on the task entry points, which depend on the engine.
 
 On a backend with priorities the plugin's tasks go before the default priority of everything
 else in the queue: each target written queues several of Wagtail's own tasks (search and
 reference index updates), and a worker process serving every queue takes tasks of one priority
 first in, first out. At the default priority a worker chain's continuation, or a janitor sweep
 restarting the chains of killed workers, waited behind hundreds of them, and a run stalled
-for minutes with live workers. The janitor, which restarts everything else, goes first. ``tasks.py``
-registers its task objects here when Django loads it, so the engine depends on this module and
-not on the task entry points, which depend on the engine.
+for minutes with live workers. The janitor, which restarts everything else, goes first.
 """
 
 from __future__ import annotations

@@ -34,7 +34,6 @@ class LeaseKeeper:
     def __init__(self, token: str, interval: float | None = None) -> None:
         self.token = token
         self.interval = get_settings().LEASE_SECONDS / 3 if interval is None else interval
-        self.renewals = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -70,7 +69,6 @@ class LeaseKeeper:
     def _renew(self) -> None:
         try:
             claims.renew_unlocked_leases(self.token)
-            self.renewals += 1
         except DatabaseError:
             # A busy database: the next beat tries again, well before the lease runs out.
             logger.warning("Could not renew the lease of claim %s", self.token, exc_info=True)

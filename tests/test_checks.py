@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -45,6 +46,7 @@ PLUGIN_CHECKS = (
     bt_checks.check_target_locales,
     bt_checks.check_excluded_fields,
     bt_checks.check_site_locales,
+    bt_checks.check_lease_outlasts_a_call,
 )
 
 
@@ -622,3 +624,57 @@ def test_e013_site_locales_maps_a_site_to_a_language_that_is_not_a_content_langu
     assert message.level == checks.ERROR
     assert "['SITE_LOCALES']['it.localhost'] is 'it'" in message.msg
     assert "WAGTAIL_CONTENT_LANGUAGES" in message.hint
+
+
+# --- E014: a unit's lease outlasts one translator call ---------------------------------------
+
+DEEPL = "wagtail_bulk_translate.translators.deepl.DeepLTranslator"
+
+
+def deepl_with(settings, lease: int, **options) -> None:
+    settings.WAGTAIL_BULK_TRANSLATE = {
+        "LEASE_SECONDS": lease,
+        "TRANSLATOR": {"CLASS": DEEPL, "OPTIONS": {"AUTH_KEY": "abc:fx", **options}},
+    }
+
+
+def test_e014_a_lease_shorter_than_one_deepl_call_is_refused(settings):
+    # Two requests (the second retries texts whose markup broke), each 10 s, twice.
+    deepl_with(settings, 30, TIMEOUT=10, RETRIES=1, RETRY_BACKOFF_SECONDS=0)
+
+    message = only("wagtail_bulk_translate.E014")
+
+    assert message.level == checks.ERROR
+    assert "LEASE_SECONDS'] is 30" in message.msg
+    assert "may take 40 s" in message.msg
+    assert "at least 40" in message.hint
+
+
+def test_e014_not_raised_when_the_lease_outlasts_the_call(settings):
+    deepl_with(settings, 40, TIMEOUT=10, RETRIES=1, RETRY_BACKOFF_SECONDS=0)
+    assert "wagtail_bulk_translate.E014" not in ids()
+
+
+def test_e014_default_deepl_options_fit_the_default_lease(settings):
+    settings.WAGTAIL_BULK_TRANSLATE = {"TRANSLATOR": {"CLASS": DEEPL, "OPTIONS": {}}}
+    assert "wagtail_bulk_translate.E014" not in ids()
+
+
+def test_e014_not_raised_for_a_translator_with_no_known_bound(settings):
+    settings.WAGTAIL_BULK_TRANSLATE = {"LEASE_SECONDS": 1, "TRANSLATOR": {"CLASS": RECORDING}}
+    assert "wagtail_bulk_translate.E014" not in ids()
+
+
+def test_e014_stops_manage_py_check(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    env.update(
+        SQLITE_PATH=str(tmp_path / "check.sqlite3"),
+        DJANGO_SETTINGS_MODULE="tests.e2e.settings",
+        WBT_SETTINGS=json.dumps(
+            {"LEASE_SECONDS": 5, "TRANSLATOR": {"CLASS": DEEPL, "OPTIONS": {"AUTH_KEY": "k"}}}
+        ),
+    )
+    result = manage_py_check(env)
+
+    assert result.returncode != 0
+    assert "wagtail_bulk_translate.E014" in result.stderr

@@ -1,9 +1,16 @@
 """The only module that enqueues tasks: the engine says what should run next, this queues it.
 
 Tasks are queued on the configured backend and queue with the django-tasks API only
-(``enqueue``, ``using(backend=, queue_name=, run_after=)``), so any backend works. ``tasks.py``
-registers its task objects here when Django loads it, so the engine depends on this module and
-not on the task entry points, which depend on the engine.
+(``enqueue``, ``using(backend=, queue_name=, run_after=, priority=)``), so any backend works.
+``tasks.py`` registers its task objects here when Django loads it, so the engine depends on this
+module and not on the task entry points, which depend on the engine.
+
+On a backend with priorities the plugin's tasks go before the default priority of everything
+else in the queue: each target written queues several of Wagtail's own tasks (search and
+reference index updates), and a worker process serving every queue takes tasks of one priority
+first in, first out. At the default priority a worker chain's continuation, or a janitor sweep
+restarting the chains of killed workers, waited behind hundreds of them, and a run stalled
+for minutes with live workers. The janitor, which restarts everything else, goes first.
 """
 
 from __future__ import annotations
@@ -17,6 +24,10 @@ from django.utils import timezone
 from .conf import get_settings
 
 _tasks: dict[str, Any] = {}
+
+# django-tasks priorities run from -100 to 100; the default is 0.
+PRIORITY = 10
+PRIORITIES = {"janitor_sweep": 20}
 
 
 def register(task_obj: Any) -> Any:
@@ -34,7 +45,10 @@ def configured(name: str) -> Any:
             "(is wagtail_bulk_translate in INSTALLED_APPS?)."
         ) from None
     conf = get_settings()
-    return task_obj.using(backend=conf.TASK_BACKEND, queue_name=conf.QUEUE)
+    task_obj = task_obj.using(backend=conf.TASK_BACKEND, queue_name=conf.QUEUE)
+    if task_obj.get_backend().supports_priority:
+        task_obj = task_obj.using(priority=PRIORITIES.get(name, PRIORITY))
+    return task_obj
 
 
 def can_defer() -> bool:

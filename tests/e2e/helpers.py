@@ -213,7 +213,61 @@ def run_with_pool(env, pool: WorkerPool, *, timeout: float, chaos: random.Random
         if now_ended > ended:
             ended, last_progress = now_ended, time.monotonic()
         time.sleep(0.5)
-    raise AssertionError(f"No unit ended for {timeout}s: the run is {status}, {ended} units ended")
+    raise AssertionError(
+        f"No unit ended for {timeout}s: the run is {status}, {ended} units ended\n"
+        + stall_report(env)
+    )
+
+
+STALL_REPORT = """
+from collections import Counter
+from django.db.models.functions import Now
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult, get_date_max
+from wagtail_bulk_translate.models import JanitorLease, Run, Unit
+
+now = Run.objects.annotate(now=Now()).values_list("now", flat=True).first() or timezone.now()
+def ago(value):
+    return "-" if value is None else f"{(value - now).total_seconds():+.1f}s"
+run = Run.objects.order_by("-pk").first()
+print(f"database now {now.isoformat()} (times below relative to it)")
+print(
+    f"run {run.pk}: {run.status} enumeration_done={run.enumeration_done} "
+    f"worker_chains={run.worker_chains} heartbeat={ago(run.heartbeat_at)} "
+    f"wakeup={ago(run.wakeup_at)} coordinator_lease={ago(run.coordinator_lease_expires_at)}"
+)
+lease = JanitorLease.objects.filter(pk=1).first()
+print(f"janitor lease: {lease and lease.token} expires {ago(lease and lease.expires_at)}")
+print("units not ended (pk position locale status attempts claim_limit lease available error):")
+for u in Unit.objects.filter(run=run, status__in=("pending", "running")).order_by("position"):
+    print(
+        f"  {u.pk} p{u.position} l{u.target_locale_id} {u.status} a={u.attempts} "
+        f"limit={u.claim_limit} lease={str(u.lease_token)[:8]} {ago(u.lease_expires_at)} "
+        f"after={ago(u.available_after)} {u.error_code} {u.error_message[:100]!r}"
+    )
+tasks = DBTaskResult.objects.exclude(status__in=("SUCCESSFUL", "FAILED")).order_by("enqueued_at")
+print("tasks not finished, per status and task:", dict(Counter(
+    f"{t.status} {t.task_path.rsplit('.', 1)[-1]}" for t in tasks
+)))
+print("the plugin's tasks not finished (status task args run_after started workers):")
+for t in tasks.filter(task_path__startswith="wagtail_bulk_translate"):
+    after = "now" if t.run_after == get_date_max() else ago(t.run_after)
+    print(
+        f"  {t.status} {t.task_path.rsplit('.', 1)[-1]} {t.args_kwargs['args']} "
+        f"after={after} started={ago(t.started_at)} {t.worker_ids}"
+    )
+for t in DBTaskResult.objects.filter(status="FAILED").order_by("-finished_at")[:5]:
+    print(f"  FAILED {t.task_path} {t.exception_class_path} {t.traceback[-600:]}")
+"""
+
+
+def stall_report(env) -> str:
+    """Every unit not ended, the run row, the janitor lease and the task queue, for a stall."""
+    try:
+        result = manage(env, "shell", "--no-imports", "-c", STALL_REPORT, check=False, timeout=120)
+    except subprocess.TimeoutExpired:
+        return "(the stall report timed out)"
+    return result.stdout + result.stderr[-3000:]
 
 
 def run_progress(env) -> tuple[str, int]:

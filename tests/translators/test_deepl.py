@@ -421,6 +421,15 @@ def test_retries_never_outlast_half_the_lease(make, fake_deepl, settings):  # no
     assert time.monotonic() - started < 1.0  # the budget is 0.5 s
 
 
+def test_longest_call_counts_every_timeout_and_back_off_of_two_requests():
+    options = {"TIMEOUT": 10, "RETRIES": 2, "RETRY_BACKOFF_SECONDS": 1}
+    # Per request: 3 waits of 10 s, and sleeps of 1 s then 1.6 s, each up to 23 % longer.
+    expected = 2 * (3 * 10 + (1 + 1.6) * 1.23)
+
+    assert DeepLTranslator.longest_call_seconds(options) == pytest.approx(expected)
+    assert DeepLTranslator.longest_call_seconds({"TIMEOUT": "soon"}) is None
+
+
 # --- billing and usage --------------------------------------------------------------------------
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.apps import apps
@@ -236,6 +237,36 @@ def check_translator_options(app_configs: Any = None, **kwargs: Any) -> list[che
             id="wagtail_bulk_translate.W003",
         )
         for problem in problems
+    ]
+
+
+@checks.register()
+def check_lease_outlasts_a_call(
+    app_configs: Any = None, **kwargs: Any
+) -> list[checks.CheckMessage]:
+    """A unit's lease must outlast one translator call (its timeouts and retries): the worker
+    renews it while the call runs, but a frozen or cut-off renewal must not hand the unit to
+    another worker in the middle of a call that is still paid for."""
+    if translator_setting_has_problems() or key_has_problems("LEASE_SECONDS"):
+        return []  # reported by check_settings
+    try:
+        config = configured_translator()
+        translator_class = load_translator_class(config["CLASS"])
+    except (*MALFORMED, TranslatorLoadError):
+        return []  # reported by check_translator
+    longest = getattr(translator_class, "longest_call_seconds", None)
+    seconds = longest(config["OPTIONS"]) if longest is not None else None
+    lease = get_settings().LEASE_SECONDS
+    if seconds is None or lease >= seconds:
+        return []
+    return [
+        checks.Error(
+            f"WAGTAIL_BULK_TRANSLATE['LEASE_SECONDS'] is {lease}, but one call of "
+            f"{translator_class.__name__} may take {seconds:.0f} s with its timeout and retries.",
+            hint=f"Set LEASE_SECONDS to at least {math.ceil(seconds)}, or lower the translator's "
+            "timeout or retries in WAGTAIL_BULK_TRANSLATE['TRANSLATOR']['OPTIONS'].",
+            id="wagtail_bulk_translate.E014",
+        )
     ]
 
 

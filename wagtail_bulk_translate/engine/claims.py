@@ -19,7 +19,7 @@ import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.db.models import F
@@ -37,6 +37,9 @@ from ..models import (
     UnitQuerySet,
     UnitStatus,
 )
+
+if TYPE_CHECKING:
+    from .work import UnitWork
 
 
 @dataclass
@@ -209,6 +212,36 @@ def release_claim(token: str) -> int:
 def renew_leases(token: str) -> int:
     """Extend the lease of every unit held under ``token`` (long claims stay owned)."""
     return held_under(token).update(lease_expires_at=lease_expiry())
+
+
+def renew_unlocked_leases(token: str) -> int:
+    """:func:`renew_leases`, skipping the units whose row is locked (the claim's own worker is
+    writing them: the lock already keeps any other worker from taking them over), so the
+    keeper never waits for a write of its own claim to commit."""
+    with transaction.atomic():
+        unlocked = (
+            held_under(token).select_for_update(skip_locked=True).values_list("pk", flat=True)
+        )
+        return Unit.objects.filter(pk__in=list(unlocked)).update(lease_expires_at=lease_expiry())
+
+
+def still_held(works: list[UnitWork]) -> list[UnitWork]:
+    """The open ones of ``works`` (UnitWork) whose unit this worker still holds; the others are
+    closed here without a write (their lease was lost: a newer attempt owns them)."""
+    open_works = [work for work in works if not work.done]
+    if not open_works:
+        return []
+    held_ids = set(
+        Unit.objects.filter(
+            pk__in=[work.unit.pk for work in open_works],
+            lease_token=open_works[0].unit.lease_token,
+            status=UnitStatus.RUNNING,
+        ).values_list("pk", flat=True)
+    )
+    for work in open_works:
+        if work.unit.pk not in held_ids:
+            work.done = True
+    return [work for work in open_works if not work.done]
 
 
 def retry_unit_after(unit: Unit, token: str, delay_seconds: float, code: str, message: str) -> None:

@@ -61,7 +61,7 @@ def translate_locale(run: Run, translator: BulkTranslator, works: list[UnitWork]
     accept(run, locale, works, memory, Translations())
     elsewhere: set[str] = set()
     for batch in request_batches(translator, run.source_locale, locale, to_send, works):
-        works = [w for w in works if not w.done]
+        works = claims.still_held(works)  # a unit whose lease was lost is not paid for again
         if not works:
             return
         elsewhere |= send_request(run, translator, locale, works, batch)

@@ -7,6 +7,9 @@ For each claim (a few whole objects, every claimable locale of each):
 2. :mod:`.translate` makes one translator call per target locale for the whole claim;
 3. :mod:`.write` writes each target in its own transaction, fenced by the unit's lease.
 
+While the claim is processed a :class:`.keepalive.LeaseKeeper` renews its lease from a thread
+of its own, so no step, however long, loses it to another worker.
+
 :mod:`.failures` records every exception on its units with a stable code and a readable message.
 """
 
@@ -32,6 +35,7 @@ from . import claims
 from .claims import Claim
 from .failures import ClaimAborted, guard_errors
 from .finish import next_wakeup, try_finish_run
+from .keepalive import LeaseKeeper
 from .prepare import prepare_object
 from .signatures import output_signatures, sign_objects
 from .translate import translate_locale
@@ -117,7 +121,8 @@ def process_run(run_id: int, time_budget: float | None = None) -> WorkerOutcome:
             break
         claim = Claim(run, token)
         try:
-            process_claim(claim, translator, units)
+            with LeaseKeeper(token):
+                process_claim(claim, translator, units)
         except ClaimAborted:
             claims.release_claim(token)
             return WorkerOutcome(processed, more_work=False)

@@ -45,7 +45,8 @@ Options (all optional except the key):
     Network retries of one request on 429, 5xx, timeouts and dropped connections (3), the
     first after about ``RETRY_BACKOFF_SECONDS`` (1.0), then 1.6 times longer each. A whole
     ``translate()`` call never outlasts half of the plugin's ``LEASE_SECONDS`` (retries that
-    would are not made), so a unit's lease cannot expire while it waits on DeepL.
+    would are not made); ``manage.py check`` refuses a ``LEASE_SECONDS`` shorter than what a
+    call with these timeouts and retries may take (``longest_call_seconds``).
 ``MAX_TEXTS_PER_REQUEST`` (50) and ``MAX_REQUEST_BYTES`` (100 000)
     Packing limits; DeepL's own are 50 texts and 128 KiB per request, and the size is measured
     on the encoded JSON body (CJK text and escaped quotes weigh several bytes per character).
@@ -76,7 +77,14 @@ from ...glossary.lookup import house_style, synced_glossary_id
 from ..base import BulkTranslator, ConfigurationProblem, Refusal, Translations, Usage
 from . import locales as deepl_locales
 from .glossaries import DeepLGlossaries
-from .http import BoundedHttpClient, install_http_client, translator_error
+from .http import (
+    BACKOFF_JITTER,
+    BACKOFF_MAX_SECONDS,
+    BACKOFF_MULTIPLIER,
+    BoundedHttpClient,
+    install_http_client,
+    translator_error,
+)
 from .packing import (
     DEEPL_MAX_BYTES,
     DEEPL_MAX_TEXTS,
@@ -92,9 +100,12 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 FORMALITIES = ("more", "less", "prefer_more", "prefer_less", "default")
-# A claim renews its lease between locales once a third of it has passed, so a translator
-# call starts with at least two thirds left; half leaves room for the writes after it.
+# A call stops retrying once half of LEASE_SECONDS has passed: a bound even if the worker's
+# lease keeper cannot reach the database. The system check (longest_call_seconds) makes sure
+# the lease is long enough for every retry of one request within it.
 LEASE_SHARE = 0.5
+# The request, and the retry of the texts whose markup DeepL broke.
+REQUESTS_PER_CALL = 2
 # Separators and keys the client adds around the texts we measure (show_billed_characters...).
 BODY_MARGIN_BYTES = 256
 
@@ -139,6 +150,23 @@ class DeepLTranslator(BulkTranslator):
             err.partial = call.result()
             raise
         return call.result()
+
+    @classmethod
+    def longest_call_seconds(cls, options: dict[str, Any]) -> float | None:
+        """A call is one request plus, at most, the retry of the texts whose markup broke; each
+        request may wait ``TIMEOUT`` seconds, ``RETRIES`` more times, with the back-off sleeps
+        in between (their longest jitter included)."""
+        try:
+            retries = max(option_number(options, "RETRIES", 3, int), 0)
+            timeout = option_number(options, "TIMEOUT", 30.0, float)
+            backoff = option_number(options, "RETRY_BACKOFF_SECONDS", 1.0, float)
+        except TranslatorConfigError:
+            return None  # reported by the translator's configuration problems
+        sleeps = sum(
+            min(backoff * BACKOFF_MULTIPLIER**n, BACKOFF_MAX_SECONDS) * (1 + BACKOFF_JITTER)
+            for n in range(retries)
+        )
+        return REQUESTS_PER_CALL * ((retries + 1) * timeout + sleeps)
 
     def request_batches(
         self, source_locale: Locale, target_locale: Locale, texts: list[str]

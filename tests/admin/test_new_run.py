@@ -281,12 +281,13 @@ def test_starting_a_run_with_nothing_to_translate_is_refused_naming_why(
     data = form_data(**{"settings": ["demo.SocialLinks"], "use_canary": None})
     confirm = hidden_inputs(admin_client.post(url(), data).content.decode())
 
+    # A forged start: the preflight comes back with the reason and no Start.
     response = admin_client.post(url(), {**confirm, "action": "start"})
 
     assert response.status_code == 200
-    errors = " ".join(response.context["form"].non_field_errors())
-    assert "Nothing to translate into fr, de" in errors
-    assert "demo.SocialLinks cannot be translated" in errors
+    html = response.content.decode()
+    assert "per-site settings are translated only into the locales of their sites" in html
+    assert "data-bt-start-refused" in html and "data-bt-start>" not in html
     assert not Run.objects.exists()
 
 

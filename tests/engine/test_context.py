@@ -162,8 +162,10 @@ def test_translators_that_do_not_read_context_see_the_same_requests(translate, t
 
 
 def test_deepl_requests_and_characters_are_unchanged(translate, fake_deepl, task_queue, conf):
-    """DeepL gets no context: the requests and characters of this site are those it was sent
-    before the contract grew context (recorded from the engine before the change)."""
+    """DeepL gets no context: the texts and characters of this site are those it was sent
+    before the contract grew context (recorded from the engine before the change). The
+    requests follow the claim's waves: a new page's texts go out once its parent is written,
+    so a first translation of this three-level tree takes one request per level."""
     conf(RETRY_BACKOFF_SECONDS=0)
     home = f.home_page("Home")
     news = f.index_page(home, "News")
@@ -177,23 +179,21 @@ def test_deepl_requests_and_characters_are_unchanged(translate, fake_deepl, task
 
     run = translate(subtree(home), DEEPL_CLASS, AUTH_KEY="test:fx", SERVER_URL=fake_deepl.url)
 
-    requests = sorted(
-        (r.target_lang, tuple(sorted(r.texts))) for r in fake_deepl.translate_requests()
-    )
+    requests = [(r.target_lang, sorted(r.texts)) for r in fake_deepl.translate_requests()]
     assert requests == [
+        ("FR", ["Home"]),
+        ("FR", ["News"]),
         (
             "FR",
-            (
-                "Home",
-                "News",
+            [
                 "Opening hours may change.",
                 "Practical information",
                 "Story 0",
                 "Story 1",
                 "Story 2",
                 'Visit <a id="a1">our shop</a>.',
-            ),
-        )
+            ],
+        ),
     ]
     assert fake_deepl.billed == 90
     assert run.status == "succeeded"

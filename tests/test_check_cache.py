@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.task_queue import DUMMY_BACKEND
-from wagtail_bulk_translate.conf.checks import check_shared_cache
+from wagtail_bulk_translate.conf.deployment_checks import check_shared_cache
 
 LOCMEM = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 DB_TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": []}}

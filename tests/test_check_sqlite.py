@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from wagtail_bulk_translate.conf.checks import check_sqlite, sqlite_warnings
+from wagtail_bulk_translate.conf.deployment_checks import check_sqlite, sqlite_warnings
 
 README_OPTIONS = {
     "transaction_mode": "IMMEDIATE",

@@ -12,6 +12,6 @@ class WagtailBulkTranslateAppConfig(AppConfig):
         # enqueues them by name); lists "Translate…" only to who may use it.
         from . import tasks  # noqa: F401
         from .admin import bulk_action_visibility
-        from .conf import checks  # noqa: F401
+        from .conf import checks, deployment_checks  # noqa: F401
 
         bulk_action_visibility.install()

@@ -75,6 +75,7 @@ from ...conf import get_settings
 from ...errors import ErrorCode, TransientTranslatorError, TranslatorConfigError, TranslatorError
 from ...glossary.lookup import house_style, synced_glossary_id
 from ..base import BulkTranslator, ConfigurationProblem, Refusal, Translations, Usage
+from ..options import option_number as read_option_number
 from . import locales as deepl_locales
 from .glossaries import DeepLGlossaries
 from .http import (
@@ -386,12 +387,4 @@ class TranslateCall:
 
 
 def option_number(options: dict[str, Any], name: str, default: Any, kind: type) -> Any:
-    value = options.get(name)
-    if value is None:
-        return default
-    try:
-        return kind(value)
-    except (TypeError, ValueError) as err:
-        raise TranslatorConfigError(
-            f"The DeepL option {name} must be a number, not {value!r}."
-        ) from err
+    return read_option_number(options, name, default, kind, "The DeepL translator")

@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import TranslatorConfigError, TranslatorError
 from ..base import BulkTranslator, ConfigurationProblem, Spend, TextContext, Translations
+from ..options import option_number as read_option_number
 from . import answers, packing, prompt
 from .markup import protect
 
@@ -316,12 +317,4 @@ class LLMTranslator(BulkTranslator):
 
 
 def option_number(options: Mapping[str, Any], name: str, default: Any, kind: type) -> Any:
-    value = options.get(name)
-    if value is None:
-        return default
-    try:
-        return kind(value)
-    except (TypeError, ValueError) as err:
-        raise TranslatorConfigError(
-            f"{WHO}'s option {name} must be a number, not {value!r}."
-        ) from err
+    return read_option_number(options, name, default, kind, WHO)

@@ -129,7 +129,12 @@ def test_run_page_shows_its_final_report_in_place_then_the_canary_review(
     page = editor_page
     about = live_site.page_id("About us")
     start_from_new_run_form(
-        page, live_site, f"pages={about}&snippets=demo.Category", locale="Spanish", canary=2
+        # Refresh: every unit needs work whatever ran before; four picks cover every type.
+        page,
+        live_site,
+        f"pages={about}&snippets=demo.Category&mode=refresh",
+        locale="Spanish",
+        canary=4,
     )
     page.get_by_role("button", name="Start the canary").click()
     page.wait_for_url(RUN_PAGE)
@@ -146,7 +151,7 @@ def test_run_page_shows_its_final_report_in_place_then_the_canary_review(
     page.locator("[data-bt-canary-review-link]").click()
     page.wait_for_url(re.compile(rf"/admin/bulk-translate/{canary_id}/canary/"))
     outcome = page.locator("[data-bt-canary-outcome]")
-    expect(outcome).to_contain_text("for a canary of 2")
+    expect(outcome).to_contain_text("for a canary of 4")
     expect(outcome).to_contain_text(re.compile(r"(its|their) type has no drafts"))
     expect(page.locator("[data-bt-sample-note]").first).to_be_visible()
     labels = page.locator("[data-bt-field-label]")

@@ -46,6 +46,10 @@ class ReviewQueueView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, Templa
     page_title = gettext_lazy("Translations to review")
     header_icon = "warning"
 
+    def get_breadcrumbs_items(self) -> list[dict[str, Any]]:
+        # Wagtail's header shows the last breadcrumb: without this one it read "Home".
+        return [*self.breadcrumbs_items, {"url": "", "label": self.page_title}]
+
     def run_id(self) -> int | None:
         value = self.request.GET.get("run", "")
         return int(value) if value.isdigit() else None

@@ -14,7 +14,7 @@ from django.core.management import call_command
 from tests import factories as f
 from tests.cli.conftest import run_exit_code, run_waiting
 from wagtail_bulk_translate.management.commands import bulk_translate as command_module
-from wagtail_bulk_translate.models import Run, RunStatus, Unit, UnitStatus
+from wagtail_bulk_translate.models import Run, RunOrigin, RunStatus, Unit, UnitStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -165,6 +165,7 @@ def test_start_all_creates_one_run_over_the_whole_site(three_pages, run_command,
     assert (run.mode, run.publish_policy, run.content_source) == ("changed", "draft", "live")
     assert run.canary_size is None
     assert run.status == RunStatus.PENDING
+    assert run.origin == RunOrigin.COMMAND
     assert {"id": three_pages.home.pk, "descendants": True} in run.scope["pages"]
     assert {"demo.Category", "demo.Testimonial", "demo.FooterText"} <= set(run.scope["snippets"])
     assert set(run.scope["settings"]) == {"demo.SiteBranding", "demo.SocialLinks"}

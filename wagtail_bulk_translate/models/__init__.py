@@ -5,7 +5,15 @@ The unit table, not the task queue, is the source of truth for the work.
 """
 
 from .billing import SentOutcome, SentText, SpentRequest
-from .choices import ContentSource, Mode, PublishPolicy, RunStatus, SlugPolicy, UnitStatus
+from .choices import (
+    ContentSource,
+    Mode,
+    PublishPolicy,
+    RunOrigin,
+    RunStatus,
+    SlugPolicy,
+    UnitStatus,
+)
 from .glossary import (
     DeepLGlossary,
     Formality,
@@ -35,6 +43,7 @@ __all__ = [
     "PublishPolicy",
     "ReviewState",
     "Run",
+    "RunOrigin",
     "RunQuerySet",
     "RunStatus",
     "RunTally",

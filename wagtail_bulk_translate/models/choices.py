@@ -55,6 +55,14 @@ class PublishPolicy(models.TextChoices):
     MIRROR = "mirror", _("Mirror the source's live status")
 
 
+class RunOrigin(models.TextChoices):
+    """Who asked for the run: budgets, the listing's filter and the audit log tell them apart."""
+
+    ADMIN = "admin", _("An editor in the admin")
+    COMMAND = "command", _("The command line")
+    AUTOMATIC = "automatic", _("Automatic sync")
+
+
 class ContentSource(models.TextChoices):
     LIVE = "live", _("Live (published) content")
     LATEST_DRAFT = "draft", _("Latest draft")

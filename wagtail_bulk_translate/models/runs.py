@@ -10,7 +10,15 @@ from django.utils.translation import gettext_lazy as _
 from wagtail.models import Locale
 
 from ..errors import ErrorCode
-from .choices import ContentSource, Mode, PublishPolicy, RunStatus, SlugPolicy, UnitStatus
+from .choices import (
+    ContentSource,
+    Mode,
+    PublishPolicy,
+    RunOrigin,
+    RunStatus,
+    SlugPolicy,
+    UnitStatus,
+)
 from .tally import RunTally
 
 
@@ -66,6 +74,9 @@ class Run(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
+    )
+    origin = models.CharField(
+        max_length=16, choices=RunOrigin.choices, default=RunOrigin.ADMIN, db_index=True
     )
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)

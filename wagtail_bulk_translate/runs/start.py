@@ -11,7 +11,7 @@ from wagtail.models import Locale
 from .. import schedule
 from ..conf import get_settings, setting_problems
 from ..errors import RunConfigurationError
-from ..models import ContentSource, Mode, PublishPolicy, Run, SlugPolicy
+from ..models import ContentSource, Mode, PublishPolicy, Run, RunOrigin, SlugPolicy
 from ..scope.definition import Scope, validate_scope
 from ..scope.enumeration import iter_scope
 from ..scope.readiness import untranslatable_in_scope
@@ -82,6 +82,7 @@ def start_run(
     canary_size: int | None = None,
     user: Any = None,
     estimated_characters: int | None = None,
+    origin: str = RunOrigin.ADMIN,
 ) -> Run:
     """Validate the request, create the run and queue its coordinator.
 
@@ -96,6 +97,7 @@ def start_run(
     check_choice(content_source, ContentSource, "content source")
     slug_policy = get_settings().SLUG_POLICY
     check_choice(slug_policy, SlugPolicy, "slug policy")
+    check_choice(origin, RunOrigin, "origin")
     check_canary_size(canary_size)
     validate_scope(scope, source)
     refuse_incomplete_configuration()
@@ -114,6 +116,7 @@ def start_run(
             translator_class=translator_class,
             translator_options=translator_options,
             created_by=user,
+            origin=origin,
             estimated_characters=estimated_characters,
         )
         run.target_locales.set(targets)

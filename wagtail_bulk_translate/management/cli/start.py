@@ -9,6 +9,7 @@ from django.core.management.base import CommandError
 from wagtail.models import Locale
 
 from ... import api
+from ...models import RunOrigin
 from ...scope.readiness import untranslatable_in_scope
 from ..reporting import format_preflight
 from .waiting import wait_for
@@ -35,6 +36,7 @@ def handle_start(command: Any, options: dict[str, Any]) -> None:
         publish_policy=options["publish"],
         content_source=options["content"],
         canary_size=options["canary"],
+        origin=RunOrigin.COMMAND,
     )
     human = command.stderr if options["json"] else command.stdout
     human.write(f"Started run #{run.pk}. Follow it with: manage.py bulk_translate status {run.pk}")

@@ -40,6 +40,7 @@ class ErrorCode(models.TextChoices):
     TRANSLATOR_ERROR = "translator_error", _("The translator failed")
     UNSUPPORTED_LOCALE = "unsupported_locale", _("The translator cannot translate this locale")
     QUOTA_EXCEEDED = "quota_exceeded", _("Translator quota exhausted")
+    BUDGET_EXCEEDED = "budget_exceeded", _("A spending cap was reached")
     RATE_LIMITED = "rate_limited", _("Translator rate limit reached")
     AUTH_CONFIG = "auth_config", _("Translator authentication or configuration error")
     LEASE_EXPIRED = "lease_expired", _("The worker stopped responding too many times")

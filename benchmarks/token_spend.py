@@ -8,8 +8,7 @@ for ±25 %).
 
 The translator measured is ``TRANSLATOR_UNDER_TEST``: the real ``LLMTranslator`` over the wire
 to the tests' fake OpenAI-compatible server (``tests/fake_openai.py``, which counts tokens as a
-real tokenizer roughly does for English: about four characters each). ``bench_double`` is a
-stand-in that needs no server.
+real tokenizer roughly does for English: about four characters each).
 """
 
 from __future__ import annotations
@@ -33,11 +32,6 @@ from .harness import (
 )
 
 ESTIMATE_TOLERANCE = 0.25
-
-
-@contextmanager
-def bench_double() -> Iterator[dict[str, Any]]:
-    yield {"CLASS": "benchmarks.translators.TokenBenchTranslator", "OPTIONS": {}}
 
 
 @contextmanager

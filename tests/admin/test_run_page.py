@@ -106,6 +106,20 @@ def test_no_worker_notice(admin_client):
     assert admin_client.get(status(run)).json()["no_worker"] is False
 
 
+def test_a_long_request_is_not_taken_for_a_missing_worker(admin_client):
+    """A worker deep in one long step (a language model answering for minutes) holds a live
+    lease and has not claimed for a while: that is not "no worker"; once its lease has
+    expired with nobody taking over, it is."""
+    long_ago = timezone.now() - timedelta(hours=1)
+    run = make_run(units=10, started_at=long_ago, heartbeat_at=long_ago)
+    running = Unit.objects.filter(run=run, status="running")
+    running.update(lease_expires_at=timezone.now() + timedelta(minutes=5))
+    assert admin_client.get(status(run)).json()["no_worker"] is False
+
+    running.update(lease_expires_at=timezone.now() - timedelta(seconds=1))
+    assert admin_client.get(status(run)).json()["no_worker"] is True
+
+
 def test_eta_once_work_is_done(admin_client):
     run = make_run(units=10, started_at=timezone.now() - timedelta(seconds=60))
     data = admin_client.get(status(run)).json()

@@ -8,7 +8,7 @@ whatever the number of units.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
 from django.contrib.contenttypes.models import ContentType
@@ -17,14 +17,11 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.text import capfirst
 
-from ..api import get_settings
+from ..api import seconds_without_worker
 from ..models import Run, RunStatus, RunTally, UnitStatus
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
-
-# A pending run whose coordinator has not started after this long has no worker.
-COORDINATOR_START_SECONDS = 30
 
 
 class ProgressAnnotations(TypedDict):
@@ -181,10 +178,4 @@ def eta_seconds(run: Run, progress: Progress) -> int | None:
 
 def has_no_worker(run: Run, progress: Progress, now: datetime | None = None) -> bool:
     """True when work is waiting and no worker has touched the run for a while."""
-    now = now or timezone.now()
-    if run.status == RunStatus.PENDING:
-        return run.created_at < now - timedelta(seconds=COORDINATOR_START_SECONDS)
-    if run.status != RunStatus.RUNNING or not progress.counts[UnitStatus.PENDING]:
-        return False
-    last_seen = run.heartbeat_at or run.started_at or run.created_at
-    return last_seen < now - timedelta(seconds=get_settings().STALL_SECONDS)
+    return seconds_without_worker(run, now, counts=progress.counts) is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 
 from django.utils import timezone
@@ -13,23 +14,39 @@ from ..models import Run, RunStatus, UnitStatus
 COORDINATOR_START_SECONDS = 30
 
 
-def seconds_without_worker(run: Run, now: datetime | None = None) -> int | None:
+def seconds_without_worker(
+    run: Run, now: datetime | None = None, counts: Mapping[str, int] | None = None
+) -> int | None:
     """How long work has been waiting with no worker touching the run, once that is longer
-    than a worker could take to show up; None while workers are (or may be) at it."""
+    than a worker could take to show up; None while workers are (or may be) at it.
+
+    ``counts`` (units per status, when the caller has them) saves the two queries.
+    """
     now = now or timezone.now()
     if run.status == RunStatus.PENDING:
         waited = (now - run.created_at).total_seconds()
         return round(waited) if waited >= COORDINATOR_START_SECONDS else None
-    if run.status != RunStatus.RUNNING:
-        return None
-    units = run.units.all()
-    if units.filter(status=UnitStatus.RUNNING).exists():
-        return None
-    if run.enumeration_done and not units.filter(status=UnitStatus.PENDING).exists():
+    if run.status != RunStatus.RUNNING or not work_is_waiting(run, now, counts):
         return None
     last_seen = run.heartbeat_at or run.started_at or run.created_at
     waited = (now - last_seen).total_seconds()
     return round(waited) if waited >= get_settings().STALL_SECONDS else None
+
+
+def work_is_waiting(run: Run, now: datetime, counts: Mapping[str, int] | None) -> bool:
+    """Units are left to do (or to enumerate) and no worker holds a live lease on any.
+
+    A unit still marked running whose lease has expired is work waiting: its worker died.
+    """
+    units = run.units.all()
+    if counts is not None and not counts.get(UnitStatus.RUNNING, 0):
+        return bool(counts.get(UnitStatus.PENDING, 0)) or not run.enumeration_done
+    if units.filter(status=UnitStatus.RUNNING, lease_expires_at__gt=now).exists():
+        return False
+    if counts is not None:
+        return True  # running units, all with expired leases
+    unfinished = units.filter(status__in=(UnitStatus.PENDING, UnitStatus.RUNNING))
+    return not run.enumeration_done or unfinished.exists()
 
 
 def worker_command() -> str:

@@ -26,7 +26,7 @@ from .leases import JanitorLease, TextReservation
 from .review import ReviewState, UnitReview
 from .runs import Run, RunQuerySet
 from .tally import RunTally
-from .units import EXPIRED_LEASE, LEASE_EXPIRED_MESSAGE, READY, Unit, UnitQuerySet
+from .units import EXPIRED_LEASE, LEASE_EXPIRED_MESSAGE, READY, TRANSLATED, Unit, UnitQuerySet
 
 __all__ = [
     "EXPIRED_LEASE",
@@ -47,6 +47,7 @@ __all__ = [
     "RunQuerySet",
     "RunStatus",
     "RunTally",
+    "TRANSLATED",
     "SentOutcome",
     "SentText",
     "SlugPolicy",

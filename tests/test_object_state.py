@@ -58,9 +58,7 @@ def test_published_translation_is_up_to_date_and_a_draft_one_waits(start, task_q
     assert states["es"].state == "missing"
 
 
-def test_source_edited_after_translation_is_outdated_since_that_revision(
-    start, task_queue, story
-):
+def test_source_edited_after_translation_is_outdated_since_that_revision(start, task_queue, story):
     translate(start, task_queue, story, ["fr"], publish_policy="publish")
     editor = get_user_model().objects.create_user("ed", first_name="Edith", last_name="Piaf")
     story.refresh_from_db()
@@ -146,9 +144,7 @@ def test_target_origin_names_the_run_and_the_source_revision(start, task_queue, 
     assert target_origin(story) is None  # the source is no run's target
 
 
-def test_query_count_does_not_grow_with_the_locales(
-    start, task_queue, story, count_queries
-):
+def test_query_count_does_not_grow_with_the_locales(start, task_queue, story, count_queries):
     translate(start, task_queue, story, ["fr", "de"], publish_policy="publish")
     story.refresh_from_db()
     story.save_revision().publish()

@@ -66,7 +66,7 @@ class LastTranslation:
     """The last time a run translated the object into a locale (or found it unchanged)."""
 
     run_id: int
-    finished_at: datetime.datetime
+    finished_at: datetime.datetime | None
     source_revision_id: int | None
 
 
@@ -175,11 +175,11 @@ def first_changes_after(
 ) -> dict[int, SourceRevision]:
     """{locale id: the first source revision after its last translation}, for the outdated
     targets, from one query over the source's revisions since the oldest of them."""
-    since = {
-        locale_id: lasts[locale_id].finished_at
-        for locale_id, target in targets.items()
-        if target.is_outdated and locale_id in lasts and lasts[locale_id].finished_at
-    }
+    since: dict[int, datetime.datetime] = {}
+    for locale_id, target in targets.items():
+        finished_at = lasts[locale_id].finished_at if locale_id in lasts else None
+        if target.is_outdated and finished_at is not None:
+            since[locale_id] = finished_at
     if not since or not hasattr(instance, "revisions"):
         return {}
     revisions = list(

@@ -7,6 +7,8 @@ text, and a source edited since it was extracted is not written (the unit is ret
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 from django.db.models import F
 from wagtail.models import Page, Site
@@ -138,14 +140,15 @@ def finish_written(
     work.done = True
 
 
-def source_revision_id(run: Run, instance: object) -> int | None:
+def source_revision_id(run: Run, instance: Any) -> int | None:
     """The revision of the source the unit read: the latest one when the run reads drafts
-    (``instance`` is that revision's object), else the live one; for models without drafts,
-    the latest."""
-    live = getattr(instance, "live_revision_id", None)
-    if run.content_source == ContentSource.LATEST_DRAFT or live is None:
+    (``instance`` is that revision's object), else the live one (None for content published
+    without revisions, as imports do); for models without drafts, the latest."""
+    if run.content_source == ContentSource.LATEST_DRAFT or not hasattr(
+        instance, "live_revision_id"
+    ):
         return getattr(instance, "latest_revision_id", None)
-    return live
+    return instance.live_revision_id
 
 
 def resolve_derived_slug(obj: ObjectWork, work: UnitWork) -> None:

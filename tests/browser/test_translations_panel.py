@@ -27,6 +27,11 @@ def open_translations_panel(page) -> None:
     if toggle.get_attribute("aria-expanded") != "true":
         toggle.click()
     expect(toggle).to_have_attribute("aria-expanded", "true")
+    # The panel slides in: wait until it lies inside the window (a bound, not a sleep).
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-bt-translations-panel]')].some("
+        "p => p.offsetParent && p.getBoundingClientRect().right <= window.innerWidth + 1)"
+    )
     # wagtail-localize's translation editor renders its side panels twice (header and body):
     # the visible copy is the one the editor sees.
     expect(page.locator("[data-bt-translations-panel]:visible")).to_have_count(1)

@@ -183,3 +183,23 @@ def test_unknown_objects_are_404(editor_client, site_tree):
     ):
         response = editor_client.get(reverse(URL_NAME, args=args), follow=True)
         assert response.status_code == 404
+
+
+def test_the_editor_costs_no_more_queries_with_more_locales(
+    editor_client, site_tree, start, task_queue, count_queries
+):
+    article = site_tree["articles"][0]
+    translate(start, task_queue, site_tree["home"], ["fr", "de"], publish_policy="publish")
+    translate(start, task_queue, site_tree["news"], ["fr", "de"], publish_policy="publish")
+    translate(start, task_queue, article, ["fr", "de"], publish_policy="publish")
+    edit_page(editor_client, article)  # warm caches (content types, site root paths)
+    with count_queries() as few:
+        edit_page(editor_client, article)
+
+    for code in ("it", "nl", "pt"):
+        Locale.objects.create(language_code=code)
+    with count_queries() as more:
+        html = edit_page(editor_client, article).content.decode()
+
+    assert len(panel_rows(html)) == 6
+    assert len(more.captured_queries) <= len(few.captured_queries) + 2

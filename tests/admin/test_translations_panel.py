@@ -6,10 +6,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib.auth.models import Permission
 from django.urls import reverse
-from wagtail.models import Locale, ModelLogEntry, Page
+from wagtail.models import GroupPagePermission, Locale, ModelLogEntry, Page
 
 from tests import factories
+from tests.admin.conftest import admin_user
 from wagtail_bulk_translate.admin.log_actions import STARTED
 from wagtail_bulk_translate.admin.translations_panel.links import URL_NAME, translate_now_url
 from wagtail_bulk_translate.models import Run, RunOrigin
@@ -203,3 +205,22 @@ def test_the_editor_costs_no_more_queries_with_more_locales(
 
     assert len(panel_rows(html)) == 6
     assert len(more.captured_queries) <= len(few.captured_queries) + 2
+
+
+def test_publishing_needs_the_publish_permission(client, django_user_model, site_tree):
+    root = Page.get_first_root_node()
+    user = admin_user(django_user_model, "drafter", manage_runs=True, pages=[])
+    group = user.groups.get()
+    for codename in ("add_page", "change_page"):  # no publish_page
+        GroupPagePermission.objects.create(
+            group=group, page=root, permission=Permission.objects.get(codename=codename)
+        )
+    client.force_login(user)
+    url = translate_now_url(site_tree["articles"][0])
+
+    refused = client.post(url, {"locale": "fr", "publish_policy": "publish"})
+
+    assert "edit and publish" in refused.content.decode()
+    assert not Run.objects.exists()
+    started = client.post(url, {"locale": "fr", "publish_policy": "draft"})
+    assert started.status_code == 302 and Run.objects.get().publish_policy == "draft"

@@ -31,7 +31,15 @@ from .localize.review import (
     canary_units,
 )
 from .management.reporting import format_summary, progress_line
-from .models import ReviewState
+from .models import ReviewState, RunOrigin
+from .object_state import (
+    LocaleState,
+    SourceRevision,
+    TargetOrigin,
+    TranslationState,
+    source_states,
+    target_origin,
+)
 from .revert.undo import (
     RevertRefused,
     RevertSummary,
@@ -77,15 +85,20 @@ __all__ = [
     "ErrorCode",
     "GlossaryImportError",
     "ImportSummary",
+    "LocaleState",
     "Preflight",
     "RevertRefused",
     "RevertSummary",
     "ReviewState",
     "RunConfigurationError",
+    "RunOrigin",
     "SampleString",
     "Scope",
     "ScopeError",
+    "SourceRevision",
     "SweepReport",
+    "TargetOrigin",
+    "TranslationState",
     "Untranslatable",
     "Usage",
     "accept_review",
@@ -127,9 +140,11 @@ __all__ = [
     "run_details",
     "run_summary",
     "seconds_without_worker",
+    "source_states",
     "start_revert",
     "start_run",
     "target_of",
+    "target_origin",
     "translatable_setting_labels",
     "translatable_snippet_labels",
     "units_by_locale",

@@ -195,10 +195,7 @@ def translation_counts(
     """
     aggregates = {"n": Count("pk")}
     if edited_at is not None:
-        stale = Q(Exists(edited_since_translated(sources, edited_at)))
-        for locale_id, tool in (tools or {}).items():
-            stale |= Q(outdated_strings_of_target(locale_id, tool), locale_id=locale_id)
-        aggregates["stale"] = Count("pk", filter=stale)
+        aggregates["stale"] = Count("pk", filter=outdated_condition(sources, edited_at, tools))
     rows = (
         base.filter(locale__in=targets, translation_key__in=sources.values("translation_key"))
         .values_list(*group_by)
@@ -210,6 +207,18 @@ def translation_counts(
         tuple(row[:width]): (row[width], row[width + 1] if edited_at is not None else None)
         for row in rows
     }
+
+
+def outdated_condition(
+    sources: models.QuerySet, edited_at: str, tools: dict[int, str] | None = None
+) -> Q:
+    """Whether the outer target row is outdated: its source edited since its last translation,
+    or one of its strings written under another output signature. The editor's Translations
+    panel filters with it too, so the panel and this report always agree."""
+    stale = Q(Exists(edited_since_translated(sources, edited_at)))
+    for locale_id, tool in (tools or {}).items():
+        stale |= Q(outdated_strings_of_target(locale_id, tool), locale_id=locale_id)
+    return stale
 
 
 def edited_since_translated(sources: models.QuerySet, edited_at: str) -> models.QuerySet:

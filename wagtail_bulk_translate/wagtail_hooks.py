@@ -13,6 +13,7 @@ from .admin.glossary.viewsets import GlossaryViewSetGroup
 from .admin.log_actions import register_run_log_actions
 from .admin.panels import construct_homepage_panels
 from .admin.permissions import register_run_permission_policy
+from .admin.translations_panel.views import translate_now_urls
 from .admin.views.review import (
     ReviewMenuItem,
     register_review_log_actions,
@@ -69,3 +70,8 @@ def register_review_urls() -> list[URLResolver]:
 @hooks.register("register_reports_menu_item")
 def register_review_menu_item() -> ReviewMenuItem:
     return review_menu_item()
+
+
+@hooks.register("register_admin_urls")
+def register_translate_now_urls() -> list[URLPattern]:
+    return translate_now_urls()

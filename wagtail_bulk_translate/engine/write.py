@@ -7,6 +7,8 @@ text, and a source edited since it was extracted is not written (the unit is ret
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 from django.db.models import F
 from wagtail.models import Page, Site
@@ -18,7 +20,7 @@ from ..localize import site_settings
 from ..localize.sources import check_complete
 from ..localize.strings import stored_translation, valid_markup
 from ..localize.target_writer import can_be_draft, page_slug, write_target
-from ..models import Run, Unit, UnitStatus
+from ..models import ContentSource, Run, Unit, UnitStatus
 from ..revert.snapshots import row_fingerprint
 from ..revert.state import RevertState, TargetSnapshot
 from . import claims, review
@@ -82,7 +84,8 @@ def write_unit(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
             strings=work.string_changes,
         )
         review.mark_for_review(work, flags, publish, obj.instance)
-        finish_written(token, obj, work, str(written.instance.pk), state)
+        read = source_revision_id(run, obj.instance)
+        finish_written(token, obj, work, str(written.instance.pk), state, read)
         wake_waiting_children(obj, work)
 
 
@@ -114,7 +117,12 @@ def wake_waiting_children(obj: ObjectWork, work: UnitWork) -> None:
 
 
 def finish_written(
-    token: str, obj: ObjectWork, work: UnitWork, target_id: str, state: RevertState
+    token: str,
+    obj: ObjectWork,
+    work: UnitWork,
+    target_id: str,
+    state: RevertState,
+    source_revision: int | None = None,
 ) -> None:
     claims.finish_unit(
         work.unit,
@@ -127,8 +135,20 @@ def finish_written(
         source_hash=obj.hashes[work.unit.target_locale_id],
         target_object_id=target_id,
         revert_state=state.to_json(),
+        source_revision_id=source_revision,
     )
     work.done = True
+
+
+def source_revision_id(run: Run, instance: Any) -> int | None:
+    """The revision of the source the unit read: the latest one when the run reads drafts
+    (``instance`` is that revision's object), else the live one (None for content published
+    without revisions, as imports do); for models without drafts, the latest."""
+    if run.content_source == ContentSource.LATEST_DRAFT or not hasattr(
+        instance, "live_revision_id"
+    ):
+        return getattr(instance, "latest_revision_id", None)
+    return instance.live_revision_id
 
 
 def resolve_derived_slug(obj: ObjectWork, work: UnitWork) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import models
@@ -23,6 +24,7 @@ __all__ = [
     "delete_translation_record",
     "forget_logged_writes_after",
     "last_logged_revision",
+    "pipeline_records",
     "translations_by_locale",
     "update_source",
 ]
@@ -53,6 +55,38 @@ def last_logged_revision(source: TranslationSource | None, locale_id: int) -> in
         .values_list("revision_id", flat=True)
         .first()
     )
+
+
+@dataclass(frozen=True)
+class PipelineRecord:
+    """What wagtail-localize knows of an object's translation into one locale."""
+
+    enabled: bool  # False: its synced translation was stopped (the target is edited by hand)
+    last_logged_revision: int | None  # the target revision it last wrote (None: never)
+
+
+def pipeline_records(
+    object_key: Any, source_locale_id: int, locale_ids: list[int]
+) -> dict[int, PipelineRecord]:
+    """{locale id: record} of the object's translations from ``source_locale_id``, in two
+    queries; locales it never translated into are absent (a target there was made by hand or
+    copied). The same facts the engine's manual-edit guard reads (engine.plan.guard_target)."""
+    source = {"source__object_id": object_key, "source__locale_id": source_locale_id}
+    enabled = dict(
+        Translation.objects.filter(**source, target_locale_id__in=locale_ids).values_list(
+            "target_locale_id", "enabled"
+        )
+    )
+    logged: dict[int, int | None] = {}
+    logs = TranslationLog.objects.filter(**source, locale_id__in=locale_ids)
+    for locale_id, revision_id in logs.order_by("created_at", "pk").values_list(
+        "locale_id", "revision_id"
+    ):
+        logged[locale_id] = revision_id  # ascending: the last one wins
+    return {
+        locale_id: PipelineRecord(is_enabled, logged.get(locale_id))
+        for locale_id, is_enabled in enabled.items()
+    }
 
 
 def check_complete(source: TranslationSource, locale: Any) -> None:

@@ -26,12 +26,13 @@ from .leases import JanitorLease, TextReservation
 from .review import ReviewState, UnitReview
 from .runs import Run, RunQuerySet
 from .tally import RunTally
-from .units import EXPIRED_LEASE, LEASE_EXPIRED_MESSAGE, READY, Unit, UnitQuerySet
+from .units import EXPIRED_LEASE, LEASE_EXPIRED_MESSAGE, READY, TRANSLATED, Unit, UnitQuerySet
 
 __all__ = [
     "EXPIRED_LEASE",
     "LEASE_EXPIRED_MESSAGE",
     "READY",
+    "TRANSLATED",
     "ContentSource",
     "DeepLGlossary",
     "Formality",

@@ -20,6 +20,11 @@ from .runs import Run
 # Every time comparison uses the database clock (Now()), never a worker's.
 EXPIRED_LEASE = Q(status="running", lease_expires_at__lt=Now())
 READY = Q(status="pending") & (Q(available_after__isnull=True) | Q(available_after__lte=Now()))
+# A run translated the object into the locale, or found it unchanged, and was not reverted:
+# what "last translated" means for coverage, "changed" runs and the editor's panel.
+TRANSLATED = (
+    Q(status=UnitStatus.SUCCEEDED) | Q(status=UnitStatus.SKIPPED, error_code=ErrorCode.UNCHANGED)
+) & Q(reverted_at__isnull=True)
 
 LEASE_EXPIRED_MESSAGE = (
     "Its worker died every time it was processed alone. "
@@ -60,12 +65,8 @@ class UnitQuerySet(models.QuerySet):
         """When a run last translated the object into the locale, or found it unchanged (not
         reverted), as a subquery: the arguments are outer references. MAX over the
         (object_key, target_locale, ...) index, not ORDER BY ... LIMIT 1: no sort per row."""
-        done = Q(status=UnitStatus.SUCCEEDED) | Q(
-            status=UnitStatus.SKIPPED, error_code=ErrorCode.UNCHANGED
-        )
         return models.Subquery(
-            self.filter(done, object_key=object_key, target_locale_id=target_locale_id)
-            .filter(reverted_at__isnull=True)
+            self.filter(TRANSLATED, object_key=object_key, target_locale_id=target_locale_id)
             .values("object_key")
             .annotate(last=models.Max("finished_at"))
             .values("last")
@@ -115,6 +116,10 @@ class Unit(models.Model):
     strings_translated = models.PositiveIntegerField(default=0)
     billed_characters = models.PositiveIntegerField(default=0)
     source_hash = models.CharField(max_length=64, blank=True)
+    # The source revision the unit translated (the live one, or the latest draft when the run
+    # reads drafts): the target editor's "translated from" line. Not a foreign key: pruning old
+    # revisions must not touch the run history.
+    source_revision_id = models.PositiveBigIntegerField(null=True, blank=True)
     target_object_id = models.CharField(max_length=64, blank=True)
     # What revert needs (revert.state.RevertState): the target before, what the unit changed.
     revert_state = models.JSONField(null=True, blank=True)

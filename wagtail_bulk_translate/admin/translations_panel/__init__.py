@@ -1,0 +1,1 @@
+"""The editor's "Translations" side panel and its "Translate now" view."""

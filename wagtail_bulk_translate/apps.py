@@ -9,9 +9,12 @@ class WagtailBulkTranslateAppConfig(AppConfig):
 
     def ready(self) -> None:
         # Registers the system checks, the settings reset receiver and the tasks (schedule.py
-        # enqueues them by name); lists "Translate…" only to who may use it.
+        # enqueues them by name); lists "Translate…" only to who may use it; records
+        # publishes for automatic sync.
         from . import tasks  # noqa: F401
         from .admin import bulk_action_visibility
         from .conf import checks, deployment_checks  # noqa: F401
+        from .sync import receivers
 
         bulk_action_visibility.install()
+        receivers.connect()

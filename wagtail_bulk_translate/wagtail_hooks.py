@@ -13,6 +13,7 @@ from .admin.glossary.viewsets import GlossaryViewSetGroup
 from .admin.log_actions import register_run_log_actions
 from .admin.panels import construct_homepage_panels
 from .admin.permissions import register_run_permission_policy
+from .admin.sync.log_actions import register_sync_log_actions
 from .admin.views.review import (
     ReviewMenuItem,
     register_review_log_actions,
@@ -41,6 +42,7 @@ def register_log_actions(actions: Any) -> None:
     register_run_log_actions(actions)
     register_glossary_log_actions(actions)
     register_review_log_actions(actions)
+    register_sync_log_actions(actions)
 
 
 hooks.register("construct_homepage_panels", construct_homepage_panels)

@@ -18,7 +18,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models.functions import Now
 from django.utils.translation import gettext as _
-from wagtail.models import Page
+from wagtail.models import Locale, Page
 
 from .. import schedule
 from ..conf import get_settings
@@ -133,7 +133,7 @@ def start_group(
             run = start_run(
                 scope={"objects": objects},
                 source_locale=changes[0][0].source_locale,
-                target_locales=list(targets),
+                target_locales=list(Locale.objects.filter(pk__in=targets)),
                 publish_policy=get_settings().SYNC_PUBLISH_POLICY,
                 user=changes[0][0].changed_by,
                 origin=RunOrigin.AUTOMATIC,

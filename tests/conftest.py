@@ -120,12 +120,12 @@ def three_pages():
 
 
 @pytest.fixture
-def editor(db):
+def publisher(db):
     return get_user_model().objects.create_user("publisher", password="x", is_superuser=True)
 
 
 @pytest.fixture
-def synced(site, conf, recording_translator, task_queue, editor):
+def synced(site, conf, recording_translator, task_queue, publisher):
     """Sync on (window 0 unless a test sets one), ``site``'s tree synced into fr and de."""
     conf(SYNC_ENABLED=True, SYNC_WINDOW_SECONDS=0)
     wagtail_site = Site.objects.create(hostname="synced.test", root_page=site.home, port=80)
@@ -136,10 +136,10 @@ def synced(site, conf, recording_translator, task_queue, editor):
 
 
 @pytest.fixture
-def publish(django_capture_on_commit_callbacks, editor):
-    """Publish a page (or a snippet with drafts) as the editor, on-commit work executed."""
+def publish(django_capture_on_commit_callbacks, publisher):
+    """Publish a page (or a snippet with drafts) as the publisher, on-commit work executed."""
 
-    def _publish(instance, *, title=None, user=editor):
+    def _publish(instance, *, title=None, user=publisher):
         if title is not None:
             instance.title = title
         with django_capture_on_commit_callbacks(execute=True):

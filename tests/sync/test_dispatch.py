@@ -23,7 +23,7 @@ def dispatch_and_drain(task_queue):
 
 
 def test_a_publish_becomes_an_automatic_changed_run_into_the_synced_locales(
-    synced, publish, editor, task_queue
+    synced, publish, publisher, task_queue
 ):
     publish(synced.story, title="Story zero, edited")
     report = dispatch_and_drain(task_queue)
@@ -31,7 +31,7 @@ def test_a_publish_becomes_an_automatic_changed_run_into_the_synced_locales(
     run = Run.objects.get()
     assert report["runs_started"] == [run.pk]
     assert (run.origin, run.mode, run.publish_policy, run.created_by) == (
-        "automatic", "changed", "draft", editor
+        "automatic", "changed", "draft", publisher
     )  # fmt: skip
     assert run.scope["objects"] == [["wagtailcore.Page", str(synced.story.pk)]]
     assert sorted(run.target_locales.values_list("language_code", flat=True)) == ["de", "fr"]

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_publish_records_a_change_due_when_the_window_closes(
-    synced, publish, conf, editor, task_queue
+    synced, publish, conf, publisher, task_queue
 ):
     conf(SYNC_WINDOW_SECONDS=300)
     publish(synced.story, title="Story zero, edited")
@@ -26,7 +26,7 @@ def test_a_publish_records_a_change_due_when_the_window_closes(
     assert (change.object_id, change.changes, change.changed_by) == (
         str(synced.story.pk),
         1,
-        editor,
+        publisher,
     )
     assert round((change.due_at - change.first_changed_at).total_seconds()) == 300
     assert task_queue.plugin_names() == ["dispatch_sync_changes"]
@@ -116,7 +116,7 @@ def test_deleting_a_synced_page_forgets_its_change_and_reports_it(
 
 
 def test_a_publish_costs_at_most_five_more_queries_with_sync_on(
-    synced, conf, editor, django_capture_on_commit_callbacks
+    synced, conf, publisher, django_capture_on_commit_callbacks
 ):
     def queries_of_a_publish(title):
         synced.story.title = title
@@ -124,7 +124,7 @@ def test_a_publish_costs_at_most_five_more_queries_with_sync_on(
             CaptureQueriesContext(connection) as queries,
             django_capture_on_commit_callbacks(execute=True),
         ):
-            synced.story.save_revision(user=editor).publish(user=editor)
+            synced.story.save_revision(user=publisher).publish(user=publisher)
         return len(queries)
 
     conf(SYNC_ENABLED=False)

@@ -71,8 +71,11 @@ def on_published(sender: Any, instance: Any, revision: Any = None, **kwargs: Any
 
 @never_fails
 def on_snippet_saved(sender: Any, instance: Any, raw: bool = False, **kwargs: Any) -> None:
-    """A translatable snippet without drafts is "published" by every save."""
+    """A translatable snippet without drafts is "published" by every save (a page's inline
+    children are saved with it, and are not snippets: nothing to look up for them)."""
     if raw or isinstance(instance, Page | DraftStateMixin) or not is_syncable(instance):
+        return
+    if not is_snippet(instance):
         return
     after_commit(lambda: record_if_covered(instance, None))
 

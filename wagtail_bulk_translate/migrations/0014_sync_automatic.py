@@ -11,9 +11,8 @@ class Migration(migrations.Migration):
     dependencies = [
         ('contenttypes', '0002_remove_content_type_name'),
         ('wagtail_bulk_translate', '0013_run_origin'),
-        ('wagtailcore', '0098_apitoken'),
+        ('wagtailcore', '0094_alter_page_locale'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
-        migrations.swappable_dependency(settings.WAGTAIL_PAGE_MODEL),
     ]
 
     operations = [
@@ -46,7 +45,7 @@ class Migration(migrations.Migration):
                 ('enabled', models.BooleanField(default=True, verbose_name='enabled')),
                 ('paused', models.BooleanField(default=False, help_text='Changes are remembered and translated once this site is resumed.', verbose_name='paused')),
                 ('updated_at', models.DateTimeField(auto_now=True)),
-                ('root_page', models.ForeignKey(blank=True, help_text="Only this page and its descendants; empty: the site's whole tree.", null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.WAGTAIL_PAGE_MODEL, verbose_name='page tree')),
+                ('root_page', models.ForeignKey(blank=True, help_text="Only this page and its descendants; empty: the site's whole tree.", null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='wagtailcore.page', verbose_name='page tree')),
                 ('site', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='wagtailcore.site', verbose_name='site')),
                 ('target_locales', models.ManyToManyField(related_name='+', to='wagtailcore.locale', verbose_name='target locales')),
             ],

@@ -32,6 +32,7 @@ BENCHMARKS = [
     "status_api",
     "revert_canary",
     "token_spend",
+    "sync",
 ]
 # Benchmarks that create their own database (the others get a copy of the seeded template).
 OWN_DATABASE = {"scaling"}

@@ -5,13 +5,16 @@ from __future__ import annotations
 import types
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from wagtail.models import Locale, Site
 
 from tests import factories as f
 from tests.fake_deepl import fake_deepl  # noqa: F401  (the fixture, for every test)
 from tests.fake_openai import fake_openai  # noqa: F401
 from tests.task_queue import DUMMY_BACKEND, TaskQueue
+from wagtail_bulk_translate.models import SyncConfiguration
 
 
 @pytest.fixture
@@ -111,3 +114,36 @@ def three_pages():
     news = f.index_page(home)
     story = f.article(news, title="A quiet story")
     return types.SimpleNamespace(home=home, news=news, article=story, locales=f.locales())
+
+
+# --- automatic sync: a site of the ``site`` fixture's pages, synced into fr and de ----------
+
+
+@pytest.fixture
+def publisher(db):
+    return get_user_model().objects.create_user("publisher", password="x", is_superuser=True)
+
+
+@pytest.fixture
+def synced(site, conf, recording_translator, task_queue, publisher):
+    """Sync on (window 0 unless a test sets one), ``site``'s tree synced into fr and de."""
+    conf(SYNC_ENABLED=True, SYNC_WINDOW_SECONDS=0)
+    wagtail_site = Site.objects.create(hostname="synced.test", root_page=site.home, port=80)
+    configuration = SyncConfiguration.objects.create(site=wagtail_site)
+    configuration.target_locales.set(Locale.objects.filter(language_code__in=["fr", "de"]))
+    task_queue.clear()
+    return types.SimpleNamespace(site=wagtail_site, configuration=configuration, **vars(site))
+
+
+@pytest.fixture
+def publish(django_capture_on_commit_callbacks, publisher):
+    """Publish a page (or a snippet with drafts) as the publisher, on-commit work executed."""
+
+    def _publish(instance, *, title=None, user=publisher):
+        if title is not None:
+            instance.title = title
+        with django_capture_on_commit_callbacks(execute=True):
+            instance.save_revision(user=user).publish(user=user)
+        return instance
+
+    return _publish

@@ -73,6 +73,10 @@ from .scope.whole_site import (
     translatable_snippet_labels,
     whole_site_scope,
 )
+from .sync.status import sync_status
+from .sync.switch import pause_all as pause_automatic_translation
+from .sync.switch import resume_all as resume_automatic_translation
+from .sync.switch import set_site_paused as set_site_sync_paused
 from .translators.base import Usage
 
 __all__ = [
@@ -123,6 +127,7 @@ __all__ = [
     "import_csv",
     "janitor_sweep",
     "keep_janitor_alive",
+    "pause_automatic_translation",
     "pause_run",
     "pending_review_count",
     "pending_review_counts",
@@ -130,6 +135,7 @@ __all__ = [
     "progress_line",
     "promote_canary",
     "resolve_locale",
+    "resume_automatic_translation",
     "resume_run",
     "retranslate_review",
     "retry_failed",
@@ -140,9 +146,11 @@ __all__ = [
     "run_details",
     "run_summary",
     "seconds_without_worker",
+    "set_site_sync_paused",
     "source_states",
     "start_revert",
     "start_run",
+    "sync_status",
     "target_of",
     "target_origin",
     "translatable_setting_labels",

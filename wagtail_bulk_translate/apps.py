@@ -10,11 +10,14 @@ class WagtailBulkTranslateAppConfig(AppConfig):
     def ready(self) -> None:
         # Registers the system checks, the settings reset receiver and the tasks (schedule.py
         # enqueues them by name); lists "Translate…" only to who may use it; adds the
-        # Translations side panel to the page and snippet editors.
+        # Translations side panel to the page and snippet editors; records publishes for
+        # automatic sync.
         from . import tasks  # noqa: F401
         from .admin import bulk_action_visibility
         from .admin.translations_panel import side_panel
         from .conf import checks, deployment_checks  # noqa: F401
+        from .sync import receivers
 
         bulk_action_visibility.install()
         side_panel.install()
+        receivers.connect()

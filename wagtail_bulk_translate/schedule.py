@@ -154,3 +154,11 @@ def update_reference_index(instance: Any) -> None:
 def sync_glossaries() -> None:
     """Sync the glossary to the translator's own glossaries (DeepL's), after a change."""
     enqueue("sync_glossaries")
+
+
+# --- automatic sync ----------------------------------------------------------------------------
+
+
+def dispatch_sync_changes(when: datetime | None = None) -> None:
+    """Start the automatic runs of the changes due by ``when`` (now if None), at that time."""
+    enqueue("dispatch_sync_changes", when=when)

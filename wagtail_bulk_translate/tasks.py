@@ -15,6 +15,7 @@ from .engine import coordinator, janitor, pauses, worker
 from .engine.sqlite_locks import in_writers_wait
 from .glossary import sync as glossary_sync
 from .revert import undo
+from .sync import dispatch
 
 
 @schedule.register
@@ -70,3 +71,12 @@ def revert_units(run_id: int) -> dict[str, Any]:
 def sync_glossaries() -> dict[str, Any]:
     """Create or replace the DeepL glossaries whose terms changed (one per language pair)."""
     return glossary_sync.sync_deepl_glossaries().as_json()
+
+
+@schedule.register
+@task()
+@in_writers_wait
+def dispatch_sync_changes() -> dict[str, Any]:
+    """Start automatic runs for the changes whose window has passed (automatic sync)."""
+    janitor.keep_janitor_alive()
+    return dispatch.dispatch_due_changes().as_json()

@@ -13,6 +13,9 @@ from .admin.glossary.viewsets import GlossaryViewSetGroup
 from .admin.log_actions import register_run_log_actions
 from .admin.panels import construct_homepage_panels
 from .admin.permissions import register_run_permission_policy
+from .admin.sync.log_actions import register_sync_log_actions
+from .admin.sync.permissions import register_sync_permission_policy
+from .admin.sync.viewsets import SyncViewSet
 from .admin.translations_panel.views import translate_now_urls
 from .admin.views.review import (
     ReviewMenuItem,
@@ -25,6 +28,7 @@ from .admin.viewsets import RunViewSet
 # Before the viewset is registered, so Wagtail never builds a fallback policy for runs.
 register_run_permission_policy()
 register_glossary_permission_policies()
+register_sync_permission_policy()
 
 
 @hooks.register("register_admin_viewset")
@@ -37,11 +41,17 @@ def register_glossary_viewsets() -> GlossaryViewSetGroup:
     return GlossaryViewSetGroup()
 
 
+@hooks.register("register_admin_viewset")
+def register_sync_viewset() -> SyncViewSet:
+    return SyncViewSet()
+
+
 @hooks.register("register_log_actions")
 def register_log_actions(actions: Any) -> None:
     register_run_log_actions(actions)
     register_glossary_log_actions(actions)
     register_review_log_actions(actions)
+    register_sync_log_actions(actions)
 
 
 hooks.register("construct_homepage_panels", construct_homepage_panels)

@@ -67,7 +67,15 @@ class LiveSite:
             "DJANGO_SETTINGS_MODULE": "tests.browser.settings",
             "SQLITE_PATH": str(self.db_path),
             "DEBUG": "1",  # runserver serves the admin's static files
-            "WBT_SETTINGS": json.dumps({"TRANSLATOR": translator, "CONFIRM_ABOVE_COST": None}),
+            # Automatic sync is on, for the sites its test configures (none otherwise).
+            "WBT_SETTINGS": json.dumps(
+                {
+                    "TRANSLATOR": translator,
+                    "CONFIRM_ABOVE_COST": None,
+                    "SYNC_ENABLED": True,
+                    "SYNC_WINDOW_SECONDS": 3,
+                }
+            ),
         }
         self.processes: list[subprocess.Popen] = []
 

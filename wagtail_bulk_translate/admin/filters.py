@@ -1,4 +1,5 @@
-"""Filters of the runs listing: status, mode, canary, who started it, when."""
+"""Filters of the runs listing: status, mode, origin (admin, command line, automatic sync),
+canary, who started it (who published, for automatic runs), when."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from wagtail.admin.filters import DateRangePickerWidget, MultipleUserFilter, WagtailFilterSet
 from wagtail.admin.widgets import BooleanRadioSelect
 
-from ..models import Mode, Run, RunStatus
+from ..models import Mode, Run, RunOrigin, RunStatus
 
 
 def users_who_started_runs(request: HttpRequest) -> QuerySet[Any]:
@@ -27,11 +28,12 @@ class RunFilterSet(WagtailFilterSet):
         label=_("Status"), choices=RunStatus.choices, widget=forms.CheckboxSelectMultiple
     )
     mode = django_filters.ChoiceFilter(label=_("Mode"), choices=Mode.choices)
+    origin = django_filters.ChoiceFilter(label=_("Started from"), choices=RunOrigin.choices)
     canary = django_filters.BooleanFilter(
         label=_("Canary"), method="filter_canary", widget=BooleanRadioSelect
     )
     created_by = MultipleUserFilter(
-        label=_("Started by"),
+        label=_("Started by (or published, for automatic runs)"),
         queryset=users_who_started_runs,
         widget=forms.CheckboxSelectMultiple,
     )
@@ -41,7 +43,7 @@ class RunFilterSet(WagtailFilterSet):
 
     class Meta:
         model = Run
-        fields = ["status", "mode", "canary", "created_by", "created_at"]
+        fields = ["status", "mode", "origin", "canary", "created_by", "created_at"]
 
     def filter_canary(
         self, queryset: QuerySet[Run], name: str, value: bool | None

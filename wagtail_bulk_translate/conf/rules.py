@@ -109,6 +109,17 @@ class Number(Rule):
 
 
 @dataclass(frozen=True)
+class Flag(Rule):
+    """True or False (not 0, 1 or "yes": a setting that reads as a switch is a boolean)."""
+
+    def describe(self) -> str:
+        return "True or False"
+
+    def accepts(self, value: object) -> bool:
+        return isinstance(value, bool)
+
+
+@dataclass(frozen=True)
 class Text(Rule):
     """A non-empty string, one of ``choices`` if given."""
 

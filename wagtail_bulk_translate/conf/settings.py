@@ -19,6 +19,7 @@ from django.dispatch import receiver
 from .rules import (
     AnyDict,
     DictOf,
+    Flag,
     Keys,
     ListOf,
     Number,
@@ -44,6 +45,8 @@ TRANSLATOR_RULE = Keys(
     {"CLASS": Text(), "OPTIONS": AnyDict(optional=True)}, required=("CLASS",), optional=True
 )
 SLUG_POLICIES = ("derive", "keep", "translate")  # models.SlugPolicy's values (a test checks it)
+SYNC_PUBLISH_POLICIES = ("draft", "publish", "mirror")  # models.PublishPolicy's values
+SYNC_SOURCE_REMOVED = ("report", "ignore")
 # Site ids are looked up as strings (translatable_settings.site_locale_map).
 SITE_LOCALES_RULE = DictOf(Text(), Text(), shape='{"hostname" or "site id": "locale code"}')
 EXCLUDE_FIELDS_RULE = DictOf(
@@ -190,6 +193,40 @@ class BulkTranslateSettings:
             Number(minimum=0, integer=True),
             "sources shorter than this are not measured by the length check (a button label "
             "may rightly double).",
+        ),
+    )
+    SYNC_ENABLED: bool = field(
+        default=False,
+        metadata=declared(
+            Flag(),
+            "automatic sync: publishing a source page or saving a translatable snippet of a "
+            'synced site (Bulk translation → Automatic sync) queues a "changed" translation '
+            "of it. Off: nothing is recorded on publish.",
+        ),
+    )
+    SYNC_WINDOW_SECONDS: float = field(
+        default=300,
+        metadata=declared(
+            SECONDS_OR_ZERO,
+            "automatic sync translates an object this long after its first unsynced change; "
+            "every publish within the window joins the same unit per locale.",
+        ),
+    )
+    SYNC_PUBLISH_POLICY: str = field(
+        default="draft",
+        metadata=declared(
+            Text(choices=SYNC_PUBLISH_POLICIES),
+            "what automatic runs do with their targets: `draft`, `publish`, or `mirror` the "
+            "source's live status.",
+        ),
+    )
+    SYNC_ON_SOURCE_REMOVED: str = field(
+        default="report",
+        metadata=declared(
+            Text(choices=SYNC_SOURCE_REMOVED),
+            "a synced source unpublished, moved or deleted: `report` leaves the translations as "
+            "they are and lists the event on the Automatic sync screen; `ignore` leaves them "
+            "without a word.",
         ),
     )
 

@@ -9,7 +9,8 @@ unit table, not the task table, is the source of truth, so a sweep:
   units of cancelled or finished runs are cancelled, never resurrected;
 * restarts the coordinator of a run whose enumeration stopped before it was done;
 * queues workers for a running run with claimable units and no worker activity lately;
-* finishes runs whose last unit ended on a path that did not finish the run.
+* finishes runs whose last unit ended on a path that did not finish the run;
+* queues automatic sync's dispatch when changes wait past their window (its task was lost).
 
 Every time comparison uses the database clock. The sweep runs as a self-re-queuing task while a
 run is active (one chain at a time, held by a lease) and as ``manage.py bulk_translate_janitor``.
@@ -33,6 +34,7 @@ from .. import schedule
 from ..conf import get_settings
 from ..errors import ErrorCode
 from ..models import EXPIRED_LEASE, JanitorLease, Run, RunStatus, Unit, UnitStatus
+from ..sync.pending import overdue_changes, rearm_overdue_dispatch
 from .claims import recover_expired_leases
 from .finish import try_finish_run
 from .leases import release_lease, take_lease
@@ -52,6 +54,7 @@ class SweepReport:
     workers_queued: int = 0
     runs_finished: int = 0
     quota_retries: int = 0
+    sync_dispatches: int = 0
 
     def as_dict(self) -> dict[str, int]:
         return dict(self.__dict__)
@@ -78,6 +81,7 @@ def sweep() -> SweepReport:
     report.leases_returned, report.leases_failed = recover_expired_leases(units_of_active_runs())
     report.orphans_cancelled = cancel_orphaned_units()
     report.quota_retries = retry_quota_paused_runs()
+    report.sync_dispatches = int(rearm_overdue_dispatch())
     for run in Run.objects.in_progress().only("pk", "enumeration_done"):
         if not run.enumeration_done and restart_coordinator(run.pk):
             report.coordinators_restarted += 1
@@ -156,11 +160,15 @@ def retry_quota_paused_runs() -> int:
 
 
 def any_run_active() -> bool:
-    """Runs that need the janitor: in progress, or waiting for the translator's quota."""
-    return Run.objects.filter(
-        Q(status__in=RunStatus.in_progress)
-        | Q(status=RunStatus.PAUSED, error_code=ErrorCode.QUOTA_EXCEEDED)
-    ).exists()
+    """Runs that need the janitor: in progress, or waiting for the translator's quota; and
+    automatic sync's changes whose dispatch is late (its task lost with a worker)."""
+    return (
+        Run.objects.filter(
+            Q(status__in=RunStatus.in_progress)
+            | Q(status=RunStatus.PAUSED, error_code=ErrorCode.QUOTA_EXCEEDED)
+        ).exists()
+        or overdue_changes().exists()
+    )
 
 
 def keep_janitor_alive() -> None:

@@ -1,5 +1,5 @@
 """The plugin's tables: runs and their units, the run tally, the billing ledger, the leases, and
-the glossary with the house style per locale.
+the glossary with the house style per locale, and automatic sync.
 
 The unit table, not the task queue, is the source of truth for the work.
 """
@@ -25,6 +25,7 @@ from .glossary import (
 from .leases import JanitorLease, TextReservation
 from .review import ReviewState, UnitReview
 from .runs import Run, RunQuerySet
+from .sync import PendingChange, SyncConfiguration, SyncEvent, SyncEventKind, SyncSwitch
 from .tally import RunTally
 from .units import EXPIRED_LEASE, LEASE_EXPIRED_MESSAGE, READY, TRANSLATED, Unit, UnitQuerySet
 
@@ -41,6 +42,7 @@ __all__ = [
     "HouseStyle",
     "JanitorLease",
     "Mode",
+    "PendingChange",
     "PublishPolicy",
     "ReviewState",
     "Run",
@@ -52,7 +54,11 @@ __all__ = [
     "SentText",
     "SlugPolicy",
     "SpentRequest",
+    "SyncConfiguration",
+    "SyncEvent",
+    "SyncEventKind",
     "SyncStatus",
+    "SyncSwitch",
     "TextReservation",
     "Unit",
     "UnitQuerySet",

@@ -11,6 +11,7 @@ from django.core.management.base import CommandParser
 from ...errors import ErrorCode
 from ...models import ContentSource, Mode, PublishPolicy, UnitStatus
 from .review import add_review_arguments
+from .sync import add_sync_arguments
 
 # Ids and counts are stored in 32-bit integer columns (PostgreSQL's ``integer``).
 MAX_ID = 2_147_483_647
@@ -98,6 +99,9 @@ def add_subcommands(parser: CommandParser) -> None:
     for name, text in CONTROL_HELP.items():
         add_control_arguments(subcommand(name, text), name)
     add_review_arguments(subcommand("review", "The review queue: flagged translations."))
+    add_sync_arguments(
+        subcommand("sync", "Automatic sync: its state, pause or resume it (all, or a site).")
+    )
 
 
 def add_report_arguments(subcommand: Callable[[str, str], CommandParser]) -> None:

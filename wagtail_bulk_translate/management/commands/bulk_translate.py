@@ -22,6 +22,7 @@ from wagtail_bulk_translate.management.cli.controls import handle_control
 from wagtail_bulk_translate.management.cli.reports import handle_list, handle_status, handle_units
 from wagtail_bulk_translate.management.cli.review import handle_review
 from wagtail_bulk_translate.management.cli.start import handle_start
+from wagtail_bulk_translate.management.cli.sync import handle_sync
 
 EXIT_BAD_ARGUMENTS = 2
 HANDLERS = {
@@ -30,6 +31,7 @@ HANDLERS = {
     "list": handle_list,
     "units": handle_units,
     "review": handle_review,
+    "sync": handle_sync,
 }
 
 

@@ -1,0 +1,63 @@
+"""The "Automatic sync" menu: one configuration per site, and the switches.
+
+URL namespace ``wagtail_bulk_translate_sync``: ``index``, ``add``, ``edit``, ``delete``,
+``pause_all``, ``resume_all``, ``pause_site``, ``resume_site``.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import Permission
+from django.db.models import QuerySet
+from django.urls import URLPattern, path
+from django.utils.translation import gettext_lazy as _
+from wagtail.admin.panels import FieldPanel, ObjectList, Panel
+from wagtail.admin.viewsets.model import ModelViewSet
+from wagtail.permission_policies import ModelPermissionPolicy
+
+from ...models import SyncConfiguration
+from . import views
+from .forms import SyncConfigurationForm
+from .permissions import sync_permission_policy
+
+
+class SyncViewSet(ModelViewSet):
+    model = SyncConfiguration
+    name = "wagtail_bulk_translate_sync"
+    url_prefix = "bulk-translate/sync"
+    icon = "resubmit"
+    menu_label = _("Automatic sync")
+    menu_order = 252
+    add_to_admin_menu = True
+    copy_view_enabled = False
+    inspect_view_enabled = False
+    add_to_reference_index = False
+    index_view_class = views.SyncIndexView
+    add_view_class = views.SyncCreateView
+    edit_view_class = views.SyncEditView
+    delete_view_class = views.SyncDeleteView
+
+    @property
+    def permission_policy(self) -> ModelPermissionPolicy:
+        return sync_permission_policy
+
+    def get_permissions_to_register(self) -> QuerySet[Permission]:
+        return Permission.objects.none()
+
+    def get_edit_handler(self) -> Panel:
+        panels = [
+            FieldPanel("site"),
+            FieldPanel("root_page"),
+            FieldPanel("target_locales"),
+            FieldPanel("snippet_models"),
+            FieldPanel("enabled"),
+        ]
+        return ObjectList(panels, base_form_class=SyncConfigurationForm).bind_to_model(self.model)
+
+    def get_urlpatterns(self) -> list[URLPattern]:
+        return [
+            *super().get_urlpatterns(),
+            path("pause/", views.PauseView.as_view(), name="pause_all"),
+            path("resume/", views.ResumeView.as_view(), name="resume_all"),
+            path("<int:pk>/pause/", views.PauseView.as_view(), name="pause_site"),
+            path("<int:pk>/resume/", views.ResumeView.as_view(), name="resume_site"),
+        ]

@@ -135,3 +135,21 @@ def test_a_publish_costs_at_most_five_more_queries_with_sync_on(
     later = queries_of_a_publish("Sync on, later in the burst")
     assert first - off <= 5, (off, first)
     assert later - off <= 5, (off, later)
+
+
+def test_publishing_a_snippet_with_drafts_records_one_change(synced, publish):
+    synced.configuration.snippet_models = ["demo.FooterText"]
+    synced.configuration.save()
+    footer = f.footer()
+    PendingChange.objects.all().delete()
+    publish(footer)
+    assert PendingChange.objects.get().changes == 1
+
+
+def test_moving_a_page_out_of_the_synced_tree_is_reported(
+    synced, publish, django_capture_on_commit_callbacks
+):
+    elsewhere = f.home_page("Other site")
+    with django_capture_on_commit_callbacks(execute=True):
+        synced.other.move(elsewhere, pos="last-child")
+    assert SyncEvent.objects.get().kind == "moved"

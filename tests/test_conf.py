@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings as django_settings
 from django.test import override_settings
+from django.test.signals import setting_changed
 
 from wagtail_bulk_translate import conf
 from wagtail_bulk_translate.conf import BulkTranslateSettings, get_settings, unknown_setting_keys
@@ -18,6 +19,9 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 
 def test_defaults_without_the_setting(settings):
     del settings.WAGTAIL_BULK_TRANSLATE
+    # pytest-django deletes a setting without sending setting_changed (assigning one sends
+    # it): send it, or settings read by an earlier test would still be cached.
+    setting_changed.send(sender=None, setting="WAGTAIL_BULK_TRANSLATE", value=None, enter=True)
 
     current = get_settings()
 

@@ -13,5 +13,6 @@ class WagtailBulkTranslateAppConfig(AppConfig):
         from . import tasks  # noqa: F401
         from .admin import bulk_action_visibility
         from .conf import checks, deployment_checks  # noqa: F401
+        from .glossary import changes  # noqa: F401 (records house style changes)
 
         bulk_action_visibility.install()

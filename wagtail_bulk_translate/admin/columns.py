@@ -38,9 +38,9 @@ def spend_summary(run: AnnotatedRun) -> str:
     if tokens:
         return tokens
     if run.n_characters:
-        return ngettext(
-            "%(n)s character", "%(n)s characters", run.n_characters
-        ) % {"n": f"{run.n_characters:,}"}
+        return ngettext("%(n)s character", "%(n)s characters", run.n_characters) % {
+            "n": f"{run.n_characters:,}"
+        }
     return "—"
 
 

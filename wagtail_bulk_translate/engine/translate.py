@@ -17,6 +17,7 @@ import uuid
 from wagtail.models import Locale
 
 from ..errors import ErrorCode, TransientTranslatorError, TranslatorError, UnitError
+from ..glossary.staleness import PairChanges
 from ..localize.strings import (
     machine_tool_name,
     translation_memory,
@@ -51,7 +52,7 @@ def translate_locale(run: Run, translator: BulkTranslator, works: list[UnitWork]
     token = str(works[0].unit.lease_token)
     works = fail_units_needing_given_up_texts(run, token, locale, works)
     texts = needed_texts(works)
-    memory = known_translations(run, locale, texts, signature_of(works))
+    memory = known_translations(run, locale, texts, signature_of(works), works[0].rule_changes)
     to_send = [text for text in texts if text not in memory]
     if to_send and not translator.can_translate(run.source_locale, locale):
         raise UnitError(
@@ -102,15 +103,19 @@ def fail_units_needing_given_up_texts(
 
 
 def known_translations(
-    run: Run, locale: Locale, texts: list[str], signature: str = ""
+    run: Run,
+    locale: Locale,
+    texts: list[str],
+    signature: str = "",
+    changes: PairChanges | None = None,
 ) -> dict[str, str]:
     """Translations that need no call: paid for earlier in this run, or (changed mode only)
     translation memory of the whole site, but for what the translator wrote under another
-    output ``signature``."""
+    output ``signature`` or before a glossary/house style change that bears on it."""
     memory = ledger.run_memory(run, locale.pk, texts)
     if run.mode == Mode.CHANGED:
         tool = machine_tool_name(run.translator_class, signature)
-        memory.update(translation_memory(run.source_locale_id, texts, locale.pk, tool))
+        memory.update(translation_memory(run.source_locale_id, texts, locale.pk, tool, changes))
     return memory
 
 

@@ -17,6 +17,7 @@ from .choices import (
 from .glossary import (
     DeepLGlossary,
     Formality,
+    GlossaryChange,
     GlossaryTerm,
     GlossaryTranslation,
     HouseStyle,
@@ -35,6 +36,7 @@ __all__ = [
     "ContentSource",
     "DeepLGlossary",
     "Formality",
+    "GlossaryChange",
     "GlossaryTerm",
     "GlossaryTranslation",
     "HouseStyle",

@@ -27,6 +27,7 @@ from ..engine.context import text_context
 from ..engine.plan import copied_value
 from ..engine.signatures import configured_tool_names
 from ..engine.text_kinds import plain_text
+from ..glossary.staleness import pair_changes
 from ..localize.segments import extract, unstored_strings
 from ..localize.strings import translation_memory
 from ..models import ContentSource, Mode
@@ -276,10 +277,11 @@ def untranslated(texts: set[str], source: Locale, locale: Locale, tool: str = ""
     """Texts with no valid translation into ``locale`` anywhere on the site (what the
     translator wrote under another output signature does not count: a run redoes it)."""
     known: set[str] = set()
+    changes = pair_changes(source.pk, locale.pk)
     pending = list(texts)
     for start in range(0, len(pending), 500):
         chunk = pending[start : start + 500]
-        known.update(translation_memory(source.pk, chunk, locale.pk, tool))
+        known.update(translation_memory(source.pk, chunk, locale.pk, tool, changes))
     return texts - known
 
 

@@ -68,6 +68,12 @@ class CountColumn(Column):
     cell_template_name = "wagtail_bulk_translate/reports/count_cell.html"
 
 
+class OutdatedColumn(CountColumn):
+    """The outdated count, with what outdated them besides edits (a glossary term, a style)."""
+
+    cell_template_name = "wagtail_bulk_translate/reports/outdated_cell.html"
+
+
 class TranslateRowColumn(Column):
     cell_template_name = "wagtail_bulk_translate/reports/translate_cell.html"
 
@@ -80,7 +86,16 @@ class CoverageReportView(ManageRunsRequiredMixin, ReportView):
     results_template_name = "wagtail_bulk_translate/reports/coverage_results.html"
     filterset_class = CoverageFilterSet
     paginate_by = 100
-    list_export = ["name", "label", "locale", "total", "translated", "outdated", "missing"]
+    list_export = [
+        "name",
+        "label",
+        "locale",
+        "total",
+        "translated",
+        "outdated",
+        "why_outdated",
+        "missing",
+    ]
     export_headings = {
         "name": _("Content type"),
         "label": _("Model"),
@@ -88,6 +103,7 @@ class CoverageReportView(ManageRunsRequiredMixin, ReportView):
         "total": _("Source objects"),
         "translated": _("Translated"),
         "outdated": _("Outdated"),
+        "why_outdated": _("Outdated because"),
         "missing": _("Missing"),
     }
     columns = [
@@ -96,7 +112,7 @@ class CoverageReportView(ManageRunsRequiredMixin, ReportView):
         Column("locale_name", label=_("Target locale")),
         CountColumn("total", label=_("Source objects")),
         CountColumn("translated", label=_("Translated")),
-        CountColumn("outdated", label=_("Outdated")),
+        OutdatedColumn("outdated", label=_("Outdated")),
         CountColumn("missing", label=_("Missing")),
         Column("percent_label", label=_("Up to date (%)")),
         TranslateRowColumn("translate_url", label=_("Action")),
@@ -190,6 +206,10 @@ class CoverageRow:
     def percent_label(self) -> str:
         percent = self.row.percent_translated
         return str(_("unknown")) if percent is None else str(percent)
+
+    @property
+    def why_outdated(self) -> str:
+        return "; ".join(self.row.outdated_reasons)
 
     @property
     def locale_name(self) -> str:

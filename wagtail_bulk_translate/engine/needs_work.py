@@ -5,7 +5,8 @@ the database already holds (the coverage report's notion of missing and outdated
 
 * **needs work**: the object has no translation in that locale yet, or its source was edited
   (its latest revision) after the last time a run translated it into that locale or found it
-  unchanged;
+  unchanged, or a glossary term occurring in it (or the locale's house style) changed after
+  its machine translation;
 * **maybe**: a translation exists and the model records no edit times (snippets without
   revisions, settings): only extracting the source tells;
 * **nothing to do**: the rest, translated and not edited since.
@@ -24,6 +25,8 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Q
 from wagtail.models import Page, RevisionMixin, TranslatableMixin
 
+from ..glossary.staleness import pair_changes
+from ..localize.rule_changes import outdating_changes
 from ..models import Mode, Run, Unit
 
 
@@ -32,7 +35,7 @@ def units_by_need(run: Run) -> tuple[models.QuerySet, models.QuerySet]:
     units = Unit.objects.filter(run_id=run.pk)
     if run.mode != Mode.CHANGED:
         return units, units.none()
-    needs, maybe = Q(pk__in=[]), Q(pk__in=[])
+    needs, maybe = outdated_by_rule_changes(run, units), Q(pk__in=[])
     for content_type_id in units.values_list("content_type_id", flat=True).distinct():
         model = ContentType.objects.get_for_id(content_type_id).model_class()
         of_type = units.filter(content_type_id=content_type_id)
@@ -47,6 +50,19 @@ def units_by_need(run: Run) -> tuple[models.QuerySet, models.QuerySet]:
         else:
             needs |= Q(pk__in=edited_since_translated(of_type, model, run, edited_at))
     return units.filter(needs), units.filter(maybe)
+
+
+def outdated_by_rule_changes(run: Run, units: models.QuerySet) -> Q:
+    """Units whose translation a glossary or house style change outdated."""
+    outdated = Q(pk__in=[])
+    locale_ids = units.values_list("target_locale_id", flat=True).distinct()
+    for locale_id in set(locale_ids):
+        changes = pair_changes(run.source_locale_id, locale_id)
+        for _change, of_unit in outdating_changes(
+            run.source_locale_id, locale_id, changes, key="object_key"
+        ):
+            outdated |= Q(pk__in=units.filter(of_unit, target_locale_id=locale_id).values("pk"))
+    return outdated
 
 
 def translations_of_unit(model: type[models.Model]) -> models.QuerySet:

@@ -281,7 +281,7 @@ def check_review_length_ratios(app_configs: Any = None, **kwargs: Any) -> list[c
             f"WAGTAIL_BULK_TRANSLATE['REVIEW_MIN_LENGTH_RATIO'] ({conf.REVIEW_MIN_LENGTH_RATIO}) "
             f"is not below REVIEW_MAX_LENGTH_RATIO ({conf.REVIEW_MAX_LENGTH_RATIO}): every "
             "measured translation would be flagged for review.",
-            hint="Set REVIEW_MIN_LENGTH_RATIO below REVIEW_MAX_LENGTH_RATIO (defaults 0.5 and 2.5).",
+            hint="Set REVIEW_MIN_LENGTH_RATIO below REVIEW_MAX_LENGTH_RATIO (by default 0.5, 2.5).",
             id="wagtail_bulk_translate.E015",
         )
     ]

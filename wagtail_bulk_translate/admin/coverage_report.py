@@ -3,7 +3,8 @@ objects are translated, outdated or missing, with buttons that pre-fill a new ru
 
 The numbers come from :func:`wagtail_bulk_translate.api.coverage` (a few grouped queries
 whatever the size of the site). The new-run form is pre-filled with GET parameters:
-``?source=en&pages=<root id>&snippets=app.Model&settings=app.Model&targets=fr&mode=changed``;
+``?source=en&pages=<root id>&page_types=app.Model&snippets=app.Model&settings=app.Model&targets=fr
+&mode=changed`` (a row of pages fills only its own page type);
 mode "changed" translates what is missing or outdated and skips the rest at no cost.
 """
 
@@ -93,8 +94,8 @@ class CoverageReportView(ManageRunsRequiredMixin, ReportView):
         "total",
         "translated",
         "outdated",
-        "why_outdated",
         "missing",
+        "why_outdated",
     ]
     export_headings = {
         "name": _("Content type"),
@@ -161,6 +162,9 @@ class CoverageReportView(ManageRunsRequiredMixin, ReportView):
         kinds = {row.kind for row in rows}
         if api.CoverageKind.PAGES in kinds:
             params += [("pages", pk) for pk in self.page_roots]
+            # Only the page types of these rows, not every page of the trees.
+            types = dict.fromkeys(row.label for row in rows if row.kind == api.CoverageKind.PAGES)
+            params += [("page_types", label) for label in types]
         for kind in (api.CoverageKind.SNIPPETS, api.CoverageKind.SETTINGS):
             labels = dict.fromkeys(row.label for row in rows if row.kind == kind)
             params += [(kind, label) for label in labels]

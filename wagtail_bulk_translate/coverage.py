@@ -15,7 +15,9 @@ must stay fast on sites of tens of thousands of pages), never a loop over object
   And so does a target with a machine translation made before a change of a glossary term
   occurring in its text, or of the locale's house style (``outdated_reasons`` names them);
   Models without revisions record no edit time: their ``outdated`` is ``None`` (unknown);
-* **translated**: the rest of the existing translations, including those made outside runs.
+* **translated**: the rest of the existing translations, including those made outside runs;
+  ``drafts`` of them are not live yet (a page or snippet with drafts, translated as a draft and
+  never published): up to date, but not what visitors see.
 
 Per-site settings (``BaseSiteSetting``) have no translation key linking their rows and are left
 out of the report.
@@ -68,6 +70,12 @@ class CoverageRow:
     missing: int
     # Why translations are outdated besides edits: "glossary term “X” changed", "house style…".
     outdated_reasons: tuple[str, ...] = ()
+    drafts: int = 0  # of ``translated``: drafts not published yet
+
+    @property
+    def translated_live(self) -> int:
+        """Up to date and published."""
+        return self.translated - self.drafts
 
     @property
     def percent_translated(self) -> int | None:
@@ -214,6 +222,7 @@ class Counts:
     existing: int  # translations of the sources
     stale: int | None  # outdated ones among them (None: unknown)
     reasons: tuple[str, ...] = ()
+    drafts: int = 0  # up to date ones that are not live
 
 
 def translation_counts(
@@ -232,6 +241,7 @@ def translation_counts(
     outdating = outdating or Outdating({}, {})
     aggregates = {"n": Count("pk")}
     reasons: dict[str, str] = {}
+    not_live = Q(live=False)
     if edited_at is not None:
         stale = Q(Exists(edited_since_translated(sources, edited_at)))
         for locale_id, tool in outdating.tools.items():
@@ -244,6 +254,9 @@ def translation_counts(
                 reasons[name] = change.reason
                 aggregates[name] = Count("pk", filter=by_change)
         aggregates["stale"] = Count("pk", filter=stale)
+        not_live &= ~stale
+    if any(f.name == "live" for f in base.model._meta.fields):
+        aggregates["drafts"] = Count("pk", filter=not_live)
     rows = (
         base.filter(locale__in=targets, translation_key__in=sources.values("translation_key"))
         .values(*group_by)
@@ -255,6 +268,7 @@ def translation_counts(
             row["n"],
             row["stale"] if edited_at is not None else None,
             tuple(dict.fromkeys(why for name, why in reasons.items() if row.get(name))),
+            row.get("drafts", 0),
         )
         for row in rows
     }
@@ -289,4 +303,5 @@ def make_row(
         outdated=counts.stale,
         missing=total - counts.existing,
         outdated_reasons=counts.reasons,
+        drafts=counts.drafts,
     )

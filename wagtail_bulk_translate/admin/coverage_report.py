@@ -32,6 +32,7 @@ from ..models import Mode
 from .forms import locale_choices
 from .permissions import can_manage_runs
 from .views.mixins import ManageRunsRequiredMixin
+from .views.publish_drafts import PublishDraftsView
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -75,6 +76,12 @@ class OutdatedColumn(CountColumn):
     cell_template_name = "wagtail_bulk_translate/reports/outdated_cell.html"
 
 
+class DraftsColumn(Column):
+    """Up-to-date translations not published yet, with the row's "Publish drafts" link."""
+
+    cell_template_name = "wagtail_bulk_translate/reports/drafts_cell.html"
+
+
 class TranslateRowColumn(Column):
     cell_template_name = "wagtail_bulk_translate/reports/translate_cell.html"
 
@@ -93,6 +100,7 @@ class CoverageReportView(ManageRunsRequiredMixin, ReportView):
         "locale",
         "total",
         "translated",
+        "drafts",
         "outdated",
         "missing",
         "why_outdated",
@@ -103,6 +111,7 @@ class CoverageReportView(ManageRunsRequiredMixin, ReportView):
         "locale": _("Target locale"),
         "total": _("Source objects"),
         "translated": _("Translated"),
+        "drafts": _("Of which drafts"),
         "outdated": _("Outdated"),
         "why_outdated": _("Outdated because"),
         "missing": _("Missing"),
@@ -112,7 +121,8 @@ class CoverageReportView(ManageRunsRequiredMixin, ReportView):
         Column("kind_label", label=_("Kind")),
         Column("locale_name", label=_("Target locale")),
         CountColumn("total", label=_("Source objects")),
-        CountColumn("translated", label=_("Translated")),
+        CountColumn("translated_live", label=_("Up to date, live")),
+        DraftsColumn("drafts", label=_("Drafts to publish")),
         OutdatedColumn("outdated", label=_("Outdated")),
         CountColumn("missing", label=_("Missing")),
         Column("percent_label", label=_("Up to date (%)")),
@@ -212,6 +222,15 @@ class CoverageRow:
         return str(_("unknown")) if percent is None else str(percent)
 
     @property
+    def publish_drafts_url(self) -> str:
+        params = {
+            "model": self.row.label,
+            "source": self.view.source_locale.language_code,
+            "target": self.row.locale,
+        }
+        return reverse("wagtail_bulk_translate_publish_drafts") + "?" + urlencode(params)
+
+    @property
     def why_outdated(self) -> str:
         return "; ".join(self.row.outdated_reasons)
 
@@ -235,6 +254,11 @@ def coverage_urls() -> list[URLPattern]:
             "reports/translation-coverage/",
             CoverageReportView.as_view(),
             name="wagtail_bulk_translate_coverage",
+        ),
+        path(
+            "reports/translation-coverage/publish-drafts/",
+            PublishDraftsView.as_view(),
+            name="wagtail_bulk_translate_publish_drafts",
         ),
         path(
             "reports/translation-coverage/results/",

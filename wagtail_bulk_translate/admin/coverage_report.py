@@ -100,9 +100,9 @@ class CoverageReportView(ManageRunsRequiredMixin, ReportView):
         "locale",
         "total",
         "translated",
-        "drafts",
         "outdated",
         "missing",
+        "drafts",
         "why_outdated",
     ]
     export_headings = {

@@ -143,3 +143,30 @@ def test_a_unit_written_again_without_a_flag_leaves_review(site, story_term, run
 
     assert not Unit.objects.filter(pk=unit.pk, review__isnull=False).exists()
     assert api.pending_review_count(run.pk) == 1
+
+
+def test_reverting_after_accepting_keeps_the_accepted_translation(
+    site, story_term, run_to_end, django_capture_on_commit_callbacks, task_queue
+):
+    """Accepting is a person's decision that publishes the target: a later revert of the run
+    does not clobber it (the target changed since the run wrote it) and says why; the rest of
+    the run is reverted."""
+    run = run_to_end()
+    unit = unit_of(run, site.story)
+    api.accept_review(unit.pk)
+    assert target(site.story).live
+
+    with django_capture_on_commit_callbacks(execute=True):
+        api.start_revert(run.pk)
+    task_queue.drain()
+
+    run.refresh_from_db()
+    unit.refresh_from_db()
+    assert run.status == "reverted"
+    assert unit.reverted_at is None and unit.revert_refused
+    assert target(site.story).live
+    other = unit_of(run, site.stories[1])
+    assert other.reverted_at is not None
+    assert not Page.objects.filter(
+        translation_key=site.stories[1].translation_key, locale__language_code="fr"
+    ).exists()

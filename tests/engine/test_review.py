@@ -170,3 +170,35 @@ def test_reverting_after_accepting_keeps_the_accepted_translation(
     assert not Page.objects.filter(
         translation_key=site.stories[1].translation_key, locale__language_code="fr"
     ).exists()
+
+
+def test_a_site_settings_row_is_checked_too(begin, task_queue):
+    """Site settings rows are written live (they have no drafts), but a flagged translation
+    still waits in the review queue; accepting it has nothing to publish."""
+    from wagtail.models import Site
+
+    from demo.models import SocialLinks
+
+    locales = f.locales()
+    home = f.home_page("Home")
+    fr_site = Site.objects.create(hostname="fr.localhost", port=80, root_page=home)
+    SocialLinks.objects.create(
+        site=Site.objects.get(is_default_site=True),
+        newsletter_pitch="One Northwind letter a month.",
+        contact_heading="Write to the editors",
+    )
+    term = GlossaryTerm.objects.create(source_locale=locales["en"], source_term="Northwind")
+    GlossaryTranslation.objects.create(
+        term=term, target_locale=locales["fr"], target_term="Nordvent"
+    )
+
+    run = begin(scope={"settings": ["demo.SocialLinks"]}, locales=("fr",))
+    task_queue.drain()
+
+    unit = run.units.get()
+    assert unit.status == "succeeded"
+    assert unit.review.state == ReviewState.PENDING and unit.review.would_publish is False
+    assert unit.review.flags[0]["term"] == "Northwind"
+    assert SocialLinks.objects.get(site=fr_site).newsletter_pitch.startswith("[fr:")
+    review, published = api.accept_review(unit.pk)
+    assert review.state == ReviewState.ACCEPTED and not published

@@ -15,6 +15,7 @@ from wagtail_bulk_translate.glossary.matching import occurs
 from wagtail_bulk_translate.glossary.staleness import pair_changes
 from wagtail_bulk_translate.localize.strings import translation_memory
 from wagtail_bulk_translate.models import GlossaryChange, GlossaryTranslation, HouseStyle
+from wagtail_bulk_translate.runs.preflight import preflight
 
 pytestmark = pytest.mark.django_db
 
@@ -71,6 +72,7 @@ def test_a_changed_term_outdates_and_retranslates_only_the_texts_it_occurs_in(
 
     row = article_row()
     assert row.outdated == 1 and row.outdated_reasons == ("glossary term “Beta” changed",)
+    assert preflight(news, "en", ["fr"]).units_needing_work == 1  # the preflight knows too
     translate(news)
     touched = sorted(t for t in first if occurs("Beta", t, case_sensitive=False))
     assert touched and sent() == touched  # "Story Beta", its summary, heading, paragraph

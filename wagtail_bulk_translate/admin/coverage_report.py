@@ -118,7 +118,6 @@ class CoverageReportView(ManageRunsRequiredMixin, ReportView):
     }
     columns = [
         Column("name", label=_("Content type")),
-        Column("kind_label", label=_("Kind")),
         Column("locale_name", label=_("Target locale")),
         CountColumn("total", label=_("Source objects")),
         CountColumn("translated_live", label=_("Up to date, live")),

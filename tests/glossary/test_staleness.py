@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from wagtail.models import Locale
 
+from demo.models import ArticlePage
 from tests import factories as f
 from tests.factories import subtree
 from tests.translator_doubles import RecordingTranslator
@@ -154,3 +155,20 @@ def test_changes_are_recorded_per_pair(add_term, locales):
     pairs = set(GlossaryChange.objects.values_list("target_locale__language_code", "term"))
     assert {("fr", "Wagtail"), ("de", "Wagtail")} <= pairs
     assert ("en", "Wagtail") not in pairs
+
+
+def test_a_canary_in_changed_mode_samples_the_texts_a_term_change_outdated(
+    translate, news, add_term, start, task_queue
+):
+    translate(news)
+    term = add_term("Beta", fr="Bêta")
+    api.glossary_changed(term.source_locale_id)
+
+    run = start(
+        scope=news, source_locale="en", target_locales=["fr"], mode="changed", canary_size=1
+    )
+    beta = ArticlePage.objects.get(title="Story Beta", locale__language_code="en")
+    task_queue.drain()
+    # The canary samples among units that need work (engine.needs_work): only this one.
+    succeeded = run.units.filter(status="succeeded").values_list("object_key", flat=True)
+    assert list(succeeded) == [beta.translation_key]

@@ -64,16 +64,19 @@ def record_pair(
         )
     }
     current = {entry.source: entry for entry in entries}
+    new, changed = [], []
     for term, entry in current.items():
         row = recorded.get(term)
         if row is None:
-            GlossaryChange.objects.create(
-                source_locale_id=source_id,
-                target_locale_id=target_id,
-                term=term,
-                case_sensitive=entry.case_sensitive,
-                digest=entry_digest(entry),
-                changed_at=now if recorded else saved_at.get(term) or now,
+            new.append(
+                GlossaryChange(
+                    source_locale_id=source_id,
+                    target_locale_id=target_id,
+                    term=term,
+                    case_sensitive=entry.case_sensitive,
+                    digest=entry_digest(entry),
+                    changed_at=now if recorded else saved_at.get(term) or now,
+                )
             )
         elif row.digest != entry_digest(entry):
             row.digest, row.case_sensitive, row.changed_at = (
@@ -81,7 +84,10 @@ def record_pair(
                 entry.case_sensitive,
                 now,
             )
-            row.save(update_fields=["digest", "case_sensitive", "changed_at"])
+            changed.append(row)
+    # In bulk: an import of many terms records them in a few queries per pair.
+    GlossaryChange.objects.bulk_create(new)
+    GlossaryChange.objects.bulk_update(changed, ["digest", "case_sensitive", "changed_at"])
     gone = [row.pk for term, row in recorded.items() if term not in current and row.digest]
     GlossaryChange.objects.filter(pk__in=gone).update(digest="", changed_at=now)
 

@@ -47,6 +47,7 @@ PLUGIN_CHECKS = (
     bt_checks.check_excluded_fields,
     bt_checks.check_site_locales,
     bt_checks.check_lease_outlasts_a_call,
+    bt_checks.check_review_length_ratios,
 )
 
 
@@ -678,3 +679,29 @@ def test_e014_stops_manage_py_check(tmp_path):
 
     assert result.returncode != 0
     assert "wagtail_bulk_translate.E014" in result.stderr
+
+
+# --- E015: the review's length ratios leave a range ------------------------------------------
+
+
+@pytest.mark.parametrize(("low", "high"), [(2.0, 1.5), (1.0, 1.0)])
+def test_e015_a_min_length_ratio_not_below_the_max_is_refused(settings, low, high):
+    settings.WAGTAIL_BULK_TRANSLATE = {
+        "TRANSLATOR": {"CLASS": RECORDING},
+        "REVIEW_MIN_LENGTH_RATIO": low,
+        "REVIEW_MAX_LENGTH_RATIO": high,
+    }
+    message = only("wagtail_bulk_translate.E015")
+    assert message.level == checks.ERROR
+    assert f"({low}) is not below REVIEW_MAX_LENGTH_RATIO ({high})" in message.msg
+
+
+def test_e015_not_raised_for_the_defaults_or_a_range(settings):
+    settings.WAGTAIL_BULK_TRANSLATE = {"TRANSLATOR": {"CLASS": RECORDING}}
+    assert "wagtail_bulk_translate.E015" not in ids()
+    settings.WAGTAIL_BULK_TRANSLATE = {
+        "TRANSLATOR": {"CLASS": RECORDING},
+        "REVIEW_MIN_LENGTH_RATIO": 0.8,
+        "REVIEW_MAX_LENGTH_RATIO": 1.2,
+    }
+    assert "wagtail_bulk_translate.E015" not in ids()

@@ -11,11 +11,12 @@ class WagtailBulkTranslateAppConfig(AppConfig):
         # Registers the system checks, the settings reset receiver and the tasks (schedule.py
         # enqueues them by name); lists "Translate…" only to who may use it; adds the
         # Translations side panel to the page and snippet editors; records publishes for
-        # automatic sync.
+        # automatic sync and house style changes.
         from . import tasks  # noqa: F401
         from .admin import bulk_action_visibility
         from .admin.translations_panel import side_panel
         from .conf import checks, deployment_checks  # noqa: F401
+        from .glossary import changes  # noqa: F401 (records house style changes)
         from .sync import receivers
 
         bulk_action_visibility.install()

@@ -12,8 +12,12 @@ must stay fast on sites of tens of thousands of pages), never a loop over object
   So does a target one of whose strings the configured translator wrote under another output
   signature (a language model's model, prompt or glossary changed since: see
   ``engine.signatures``); translators without a signature (DeepL) never make anything outdated.
+  And so does a target with a machine translation made before a change of a glossary term
+  occurring in its text, or of the locale's house style (``outdated_reasons`` names them);
   Models without revisions record no edit time: their ``outdated`` is ``None`` (unknown);
-* **translated**: the rest of the existing translations, including those made outside runs.
+* **translated**: the rest of the existing translations, including those made outside runs;
+  ``drafts`` of them are not live yet (a page or snippet with drafts, translated as a draft and
+  never published): up to date, but not what visitors see.
 
 Per-site settings (``BaseSiteSetting``) have no translation key linking their rows and are left
 out of the report.
@@ -33,6 +37,8 @@ from django.utils.translation import gettext_lazy as _
 from wagtail.models import Locale, Page, RevisionMixin
 
 from .engine.signatures import configured_tool_names
+from .glossary.staleness import RuleChange, changes_by_pair
+from .localize.rule_changes import outdating_changes
 from .localize.strings import is_signed, outdated_strings_of_target
 from .models import Unit
 from .scope.definition import model_label
@@ -62,6 +68,14 @@ class CoverageRow:
     translated: int  # translated and not edited since (or edit times unknown)
     outdated: int | None  # None: the model records no edit times
     missing: int
+    # Why translations are outdated besides edits: "glossary term “X” changed", "house style…".
+    outdated_reasons: tuple[str, ...] = ()
+    drafts: int = 0  # of ``translated``: drafts not published yet
+
+    @property
+    def translated_live(self) -> int:
+        """Up to date and published."""
+        return self.translated - self.drafts
 
     @property
     def percent_translated(self) -> int | None:
@@ -95,12 +109,36 @@ def coverage(
     targets = [locale for locale in target_locales if locale.pk != source_locale.pk]
     if not targets:
         return []
-    tools = signed_tool_names(source_locale, targets)
-    rows = page_rows(source_locale, targets, tools)
+    outdating = Outdating(
+        signed_tool_names(source_locale, targets), rule_changes_by_locale(source_locale, targets)
+    )
+    rows = page_rows(source_locale, targets, outdating)
     for kind, labels in ((SNIPPETS, translatable_snippet_labels()), (SETTINGS, setting_labels())):
         for label in labels:
-            rows.extend(model_rows(kind, apps.get_model(label), source_locale, targets, tools))
+            rows.extend(model_rows(kind, apps.get_model(label), source_locale, targets, outdating))
     return rows
+
+
+@dataclass(frozen=True)
+class Outdating:
+    """What outdates translations besides edits, per target locale id: the tool name of
+    today's signed machine translations, and the glossary/house style changes (with the query
+    telling whether a target row is outdated by each)."""
+
+    tools: dict[int, str]
+    changes: dict[int, list[tuple[RuleChange, Exists]]]
+
+
+def rule_changes_by_locale(
+    source: Locale, targets: list[Locale]
+) -> dict[int, list[tuple[RuleChange, Exists]]]:
+    found = {}
+    by_pair = changes_by_pair(source.pk, [locale.pk for locale in targets])
+    for locale in targets:
+        changes = outdating_changes(source.pk, locale.pk, by_pair[locale.pk])
+        if changes:
+            found[locale.pk] = changes
+    return found
 
 
 def signed_tool_names(source: Locale, targets: list[Locale]) -> dict[int, str]:
@@ -122,7 +160,7 @@ def setting_labels() -> list[str]:
     ]
 
 
-def page_rows(source: Locale, targets: list[Locale], tools: dict[int, str]) -> list[CoverageRow]:
+def page_rows(source: Locale, targets: list[Locale], outdating: Outdating) -> list[CoverageRow]:
     sources = Page.objects.filter(locale=source, depth__gt=1, alias_of__isnull=True)
     totals = dict(sources.values_list("content_type").annotate(n=Count("pk")).order_by())
     if not totals:
@@ -133,7 +171,7 @@ def page_rows(source: Locale, targets: list[Locale], tools: dict[int, str]) -> l
         targets,
         group_by=("content_type", "locale"),
         edited_at="latest_revision_created_at",
-        tools=tools,
+        outdating=outdating,
     )
     content_types = [ContentType.objects.get_for_id(pk) for pk in totals]  # cached
     models_by_label = {model_label(model_of(ct)): ct for ct in content_types}
@@ -141,8 +179,8 @@ def page_rows(source: Locale, targets: list[Locale], tools: dict[int, str]) -> l
     for label in sorted(models_by_label):
         ct = models_by_label[label]
         for locale in targets:
-            existing, stale = found.get((ct.pk, locale.pk), (0, 0))
-            rows.append(make_row(PAGES, model_of(ct), locale, totals[ct.pk], existing, stale))
+            counts = found.get((ct.pk, locale.pk), Counts(0, 0))
+            rows.append(make_row(PAGES, model_of(ct), locale, totals[ct.pk], counts))
     return rows
 
 
@@ -157,7 +195,7 @@ def model_rows(
     model: type[models.Model],
     source: Locale,
     targets: list[Locale],
-    tools: dict[int, str],
+    outdating: Outdating,
 ) -> list[CoverageRow]:
     sources = model._default_manager.filter(locale=source)
     total = sources.count()
@@ -170,14 +208,22 @@ def model_rows(
         targets,
         group_by=("locale",),
         edited_at=edited_at,
-        tools=tools,
+        outdating=outdating,
     )
     unknown = None if edited_at is None else 0
     rows = []
     for locale in targets:
-        existing, stale = found.get((locale.pk,), (0, unknown))
-        rows.append(make_row(kind, model, locale, total, existing, stale))
+        counts = found.get((locale.pk,), Counts(0, unknown))
+        rows.append(make_row(kind, model, locale, total, counts))
     return rows
+
+
+@dataclass(frozen=True)
+class Counts:
+    existing: int  # translations of the sources
+    stale: int | None  # outdated ones among them (None: unknown)
+    reasons: tuple[str, ...] = ()
+    drafts: int = 0  # up to date ones that are not live
 
 
 def translation_counts(
@@ -187,37 +233,58 @@ def translation_counts(
     *,
     group_by: tuple[str, ...],
     edited_at: str | None,
-    tools: dict[int, str] | None = None,
-) -> dict[tuple, tuple[int, int | None]]:
-    """{group: (translations of the sources, outdated ones among them)} in one grouped query.
+    outdating: Outdating | None = None,
+) -> dict[tuple, Counts]:
+    """{group: counts} in one grouped query.
 
     Outdated is None when ``edited_at`` is None (the model records no edit times).
     """
+    outdating = outdating or Outdating({}, {})
     aggregates = {"n": Count("pk")}
+    reasons: dict[str, str] = {}
+    not_live = Q(live=False)
     if edited_at is not None:
-        aggregates["stale"] = Count("pk", filter=outdated_condition(sources, edited_at, tools))
+        stale = outdated_condition(sources, edited_at, outdating)
+        for locale_id, changes in outdating.changes.items():
+            for change, outdated in changes:
+                name = f"why_{len(reasons)}"
+                reasons[name] = change.reason
+                aggregates[name] = Count("pk", filter=Q(outdated, locale_id=locale_id))
+        aggregates["stale"] = Count("pk", filter=stale)
+        not_live &= ~stale
+    if any(f.name == "live" for f in base.model._meta.fields):
+        aggregates["drafts"] = Count("pk", filter=not_live)
     rows = (
         base.filter(locale__in=targets, translation_key__in=sources.values("translation_key"))
-        .values_list(*group_by)
+        .values(*group_by)
         .annotate(**aggregates)
         .order_by()
     )
-    width = len(group_by)
     return {
-        tuple(row[:width]): (row[width], row[width + 1] if edited_at is not None else None)
+        tuple(row[name] for name in group_by): Counts(
+            row["n"],
+            row["stale"] if edited_at is not None else None,
+            tuple(dict.fromkeys(why for name, why in reasons.items() if row.get(name))),
+            row.get("drafts", 0),
+        )
         for row in rows
     }
 
 
 def outdated_condition(
-    sources: models.QuerySet, edited_at: str, tools: dict[int, str] | None = None
+    sources: models.QuerySet, edited_at: str, outdating: Outdating | None = None
 ) -> Q:
     """Whether the outer target row is outdated: its source edited since its last translation,
-    or one of its strings written under another output signature. The editor's Translations
-    panel filters with it too, so the panel and this report always agree."""
+    one of its strings written under another output signature, or a glossary term it contains
+    (or its locale's house style) changed since. The editor's Translations panel filters with
+    it too, so the panel and this report always agree."""
+    outdating = outdating or Outdating({}, {})
     stale = Q(Exists(edited_since_translated(sources, edited_at)))
-    for locale_id, tool in (tools or {}).items():
+    for locale_id, tool in outdating.tools.items():
         stale |= Q(outdated_strings_of_target(locale_id, tool), locale_id=locale_id)
+    for locale_id, changes in outdating.changes.items():
+        for _change, outdated in changes:
+            stale |= Q(outdated, locale_id=locale_id)
     return stale
 
 
@@ -238,8 +305,7 @@ def make_row(
     model: type[models.Model],
     locale: Locale,
     total: int,
-    existing: int,
-    stale: int | None,
+    counts: Counts,
 ) -> CoverageRow:
     return CoverageRow(
         kind=kind,
@@ -247,7 +313,9 @@ def make_row(
         name=str(capfirst(model._meta.verbose_name)),
         locale=locale.language_code,
         total=total,
-        translated=existing - (stale or 0),
-        outdated=stale,
-        missing=total - existing,
+        translated=counts.existing - (counts.stale or 0),
+        outdated=counts.stale,
+        missing=total - counts.existing,
+        outdated_reasons=counts.reasons,
+        drafts=counts.drafts,
     )

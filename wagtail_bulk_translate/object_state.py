@@ -19,7 +19,12 @@ from django.utils.translation import gettext_lazy as _
 from wagtail.admin.utils import get_user_display_name
 from wagtail.models import DraftStateMixin, Locale, Page, Revision
 
-from .coverage import outdated_condition, signed_tool_names
+from .coverage import (
+    Outdating,
+    outdated_condition,
+    rule_changes_by_locale,
+    signed_tool_names,
+)
 from .engine.needs_work import edited_at_field
 from .localize.sources import PipelineRecord, pipeline_records
 from .models import TRANSLATED, Unit, UnitStatus
@@ -133,9 +138,11 @@ def load_targets(instance: Any, locales: list[Locale]) -> dict[int, Any]:
     if edited_at is not None:
         sources = translation_rows(instance).filter(pk=instance.pk)
         source_locale = Locale(pk=instance.locale_id)
-        condition = outdated_condition(
-            sources, edited_at, signed_tool_names(source_locale, locales)
+        outdating = Outdating(
+            signed_tool_names(source_locale, locales),
+            rule_changes_by_locale(source_locale, locales),
         )
+        condition = outdated_condition(sources, edited_at, outdating)
         rows = rows.annotate(
             is_outdated=Case(When(condition, then=Value(True)), default=Value(False)),
         )

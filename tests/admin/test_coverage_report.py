@@ -69,6 +69,9 @@ def test_translate_buttons_prefill_the_new_run_form(editor_client, site_tree):
     assert everything["pages"] == [str(pk) for pk in roots.values_list("pk", flat=True)]
     assert str(site_tree["home"].pk) in everything["pages"]
     assert everything["snippets"] == ["demo.Category"]
+    # Only the page types of the rows needing work, not every page of the trees.
+    page_labels = {row.label for row in response.context["object_list"] if row.kind == "pages"}
+    assert set(everything["page_types"]) == page_labels
     assert sorted(everything["targets"]) == ["de", "es", "fr"]
     assert everything["mode"] == ["changed"]
 
@@ -84,6 +87,14 @@ def test_translate_buttons_prefill_the_new_run_form(editor_client, site_tree):
         "targets": ["fr"],
         "mode": ["changed"],
     }
+    articles_de = next(
+        row
+        for row in response.context["object_list"]
+        if row.label == "demo.ArticlePage" and row.locale == "de"
+    )
+    articles = prefill(articles_de.translate_url)
+    assert articles["page_types"] == ["demo.ArticlePage"] and articles["targets"] == ["de"]
+    assert articles["pages"] == everything["pages"]
 
 
 def test_filters_narrow_the_rows(editor_client, site_tree):

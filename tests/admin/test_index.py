@@ -34,7 +34,8 @@ def test_editor_sees_menu_and_listing(editor_client, editor):
     html = response.content.decode()
     assert 'data-bt-run-status="running"' in html
     assert "data-bt-progress" in html
-    assert "Characters billed" in html
+    assert ">Spend<" in html or "Spend" in html
+    assert "Characters billed" not in html and "Tokens and cost" not in html
 
 
 def test_listing_shows_counts_progress_and_scope(admin_client):
@@ -45,7 +46,7 @@ def test_listing_shows_counts_progress_and_scope(admin_client):
     assert "2 succeeded" in html and "2 failed" in html and "2 skipped" in html
     assert "6 / 10 done" in html
     assert "1 page tree and 1 snippet type: en → de, fr" in html
-    assert ">100<" in html or "100" in html  # 10 units x 10 billed characters
+    assert "100 characters" in html  # 10 units x 10 billed characters, in the Spend column
 
 
 def test_newest_first(admin_client):

@@ -330,3 +330,23 @@ def test_an_empty_scope_cannot_start_and_says_why(admin_client, site_tree):
 
     assert "Nothing to translate: the chosen pages, snippets and settings hold no object" in html
     assert "data-bt-start-refused" in html and "data-bt-start>" not in html
+
+
+def test_only_chosen_page_types_are_translated(admin_client, site_tree, task_queue):
+    prefilled = admin_client.get(url() + "?page_types=demo.ArticlePage&page_types=demo.Nope")
+    assert prefilled.context["form"].initial["page_types"] == ["demo.ArticlePage"]
+    assert any("demo.Nope" in str(m) for m in prefilled.context["messages"])
+
+    data = form_data(
+        **{"pages-0-page": str(site_tree["home"].pk)},
+        page_types=["demo.ArticlePage"],
+        use_canary=None,
+    )
+    preflight = admin_client.post(url(), data)
+    estimate = preflight.context["estimate"]
+    assert set(estimate.units_by_model) == {"demo.ArticlePage"}
+    confirm = hidden_inputs(preflight.content.decode())
+    admin_client.post(url(), {**confirm, "action": "start"})
+    run = Run.objects.get()
+    assert "demo.ArticlePage" not in run.scope["exclude_models"]
+    assert {"demo.HomePage", "demo.ArticleIndexPage"} <= set(run.scope["exclude_models"])

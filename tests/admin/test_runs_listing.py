@@ -96,3 +96,37 @@ def test_units_still_running_in_a_cancelled_run_are_shown(admin_client):
     row = row_of(admin_client.get(reverse(INDEX)).content.decode(), run)
     text = " ".join(strip_tags(row).split())
     assert "2 cancelled" in text and "2 running" in text  # they finish after the cancel
+
+
+def test_one_spend_column_characters_tokens_or_a_dash(admin_client):
+    import uuid
+
+    from wagtail_bulk_translate.models import SpentRequest
+
+    deepl_like = make_run(units=3, status="succeeded", finished_at=timezone.now())
+    llm = make_run(units=2, status="succeeded", finished_at=timezone.now())
+    SpentRequest.objects.create(
+        run=llm,
+        locale=llm.target_locales.first(),
+        request=uuid.uuid4(),
+        prompt_tokens=1200,
+        completion_tokens=300,
+        cost="0.0123",
+    )
+    pseudo = make_run(units=2, status="succeeded", finished_at=timezone.now())
+    pseudo.units.update(billed_characters=0)
+    html = admin_client.get(reverse(INDEX)).content.decode()
+    thead = html[html.rindex("<thead") : html.rindex("</thead>")]
+    headers = " ".join(strip_tags(thead).split())
+    assert "Spend" in headers
+    assert "Characters billed" not in headers and "Tokens and cost" not in headers
+    assert "30 characters" in strip_tags(row_of(html, deepl_like))
+    assert "1,500 tokens, 0.0123" in strip_tags(row_of(html, llm))
+    pseudo_cells = [strip_tags("<td" + c).strip() for c in row_of(html, pseudo).split("<td")]
+    assert "—" in pseudo_cells and "character" not in strip_tags(row_of(html, pseudo))
+
+
+def test_run_titles_do_not_wrap(admin_client):
+    run = make_run(units=1)
+    row = row_of(admin_client.get(reverse(INDEX)).content.decode(), run)
+    assert "data-bt-run-title" in row and "white-space: nowrap" in row

@@ -23,6 +23,13 @@ def test_coverage_report_prefills_a_new_run(editor_page, live_site, screenshot):
     articles_fr = table.locator("tr", has_text="Article page").filter(has_text="French").first
     expect(articles_fr).to_be_visible()
     expect(page.get_by_text("unknown").first).to_be_visible()  # Category keeps no revisions
+    # Live translations and drafts are counted apart; a row's Translate fills its type only.
+    headers = table.locator("thead")
+    expect(headers).to_contain_text("Up to date, live")
+    expect(headers).to_contain_text("Drafts to publish")
+    row_link = articles_fr.get_by_role("link", name="Translate")
+    if row_link.count():
+        assert "page_types=demo.ArticlePage" in row_link.get_attribute("href")
     screenshot(page, "coverage_report")
 
     page.get_by_role("link", name="Translate what is missing or outdated").click()

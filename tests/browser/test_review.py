@@ -66,6 +66,8 @@ def test_editor_finds_a_flagged_unit_and_accepts_it(editor_page, live_site, scre
     page.goto(live_site.url(f"/admin/bulk-translate/{run_id}/"))
     page.locator("[data-bt-review-count]").get_by_role("link").click()
     page.wait_for_url(re.compile(rf"/admin/bulk-translate/review/\?run={run_id}$"))
+    # The header names the page (it read "Home", the last breadcrumb, before).
+    expect(page.locator("header h1").first).to_contain_text("Translations to review")
     review = page.locator(f'[data-bt-review="{unit_id}"]')
     expect(review.locator("[data-bt-review-flags]")).to_contain_text(TARGET_TERM)
     expect(review.locator("[data-bt-review-edit]")).to_be_visible()

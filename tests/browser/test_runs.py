@@ -115,4 +115,10 @@ def test_runs_listing(editor_page, live_site, screenshot):
     menu.get_by_role("link", name="Bulk translation").click()
     page.wait_for_url(re.compile(r"/admin/bulk-translate/$"))
     expect(page.locator("[data-bt-progress]").first).to_be_visible()
+    assert page.viewport_size["width"] == 1280
+    # Every run title reads on one line: with too many columns it wrapped letter by letter.
+    for title in page.locator("[data-bt-run-title]").all():
+        box = title.bounding_box()
+        line_height = title.evaluate("el => parseFloat(getComputedStyle(el).lineHeight) || 24")
+        assert box["width"] >= 50 and box["height"] < 1.5 * line_height, (title.inner_text(), box)
     screenshot(page, "runs_listing")

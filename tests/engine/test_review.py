@@ -143,3 +143,62 @@ def test_a_unit_written_again_without_a_flag_leaves_review(site, story_term, run
 
     assert not Unit.objects.filter(pk=unit.pk, review__isnull=False).exists()
     assert api.pending_review_count(run.pk) == 1
+
+
+def test_reverting_after_accepting_keeps_the_accepted_translation(
+    site, story_term, run_to_end, django_capture_on_commit_callbacks, task_queue
+):
+    """Accepting is a person's decision that publishes the target: a later revert of the run
+    does not clobber it (the target changed since the run wrote it) and says why; the rest of
+    the run is reverted."""
+    run = run_to_end()
+    unit = unit_of(run, site.story)
+    api.accept_review(unit.pk)
+    assert target(site.story).live
+
+    with django_capture_on_commit_callbacks(execute=True):
+        api.start_revert(run.pk)
+    task_queue.drain()
+
+    run.refresh_from_db()
+    unit.refresh_from_db()
+    assert run.status == "reverted"
+    assert unit.reverted_at is None and unit.revert_refused
+    assert target(site.story).live
+    other = unit_of(run, site.stories[1])
+    assert other.reverted_at is not None
+    assert not Page.objects.filter(
+        translation_key=site.stories[1].translation_key, locale__language_code="fr"
+    ).exists()
+
+
+def test_a_site_settings_row_is_checked_too(begin, task_queue):
+    """Site settings rows are written live (they have no drafts), but a flagged translation
+    still waits in the review queue; accepting it has nothing to publish."""
+    from wagtail.models import Site
+
+    from demo.models import SocialLinks
+
+    locales = f.locales()
+    home = f.home_page("Home")
+    fr_site = Site.objects.create(hostname="fr.localhost", port=80, root_page=home)
+    SocialLinks.objects.create(
+        site=Site.objects.get(is_default_site=True),
+        newsletter_pitch="One Northwind letter a month.",
+        contact_heading="Write to the editors",
+    )
+    term = GlossaryTerm.objects.create(source_locale=locales["en"], source_term="Northwind")
+    GlossaryTranslation.objects.create(
+        term=term, target_locale=locales["fr"], target_term="Nordvent"
+    )
+
+    run = begin(scope={"settings": ["demo.SocialLinks"]}, locales=("fr",))
+    task_queue.drain()
+
+    unit = run.units.get()
+    assert unit.status == "succeeded"
+    assert unit.review.state == ReviewState.PENDING and unit.review.would_publish is False
+    assert unit.review.flags[0]["term"] == "Northwind"
+    assert SocialLinks.objects.get(site=fr_site).newsletter_pitch.startswith("[fr:")
+    review, published = api.accept_review(unit.pk)
+    assert review.state == ReviewState.ACCEPTED and not published

@@ -252,3 +252,26 @@ def test_the_estimate_and_the_run_name_the_translator_and_count_what_is_sent_ali
     assert "with RecordingTranslator" in text
     assert f"sent to the translator: {summary['texts_sent']} text(s)" in text
     assert "To send to RecordingTranslator (exact):" in format_preflight(estimate)
+
+
+def test_changed_mode_counts_and_prices_only_units_with_work_to_do(
+    shared_sentence_tree, start, task_queue, recording_translator
+):
+    scope = scope_of(shared_sentence_tree)
+    first = preflight(scope, "en", ["fr", "de"])
+    assert first.units_needing_work == first.units_total == 8  # nothing translated yet
+    start(scope=scope, source_locale="en", target_locales=["fr"], publish_policy="publish")
+    task_queue.drain()
+
+    after = preflight(scope, "en", ["fr", "de"])
+    assert after.units_total == 8 and after.units_needing_work == 4  # German only
+    assert after.strings_to_translate["fr"] == 0
+
+    article = ArticlePage.objects.get(title="One", locale__language_code="en")
+    article.title = "One, edited"
+    article.save_revision().publish()
+    edited = preflight(scope, "en", ["fr"])
+    assert edited.units_needing_work == 1
+    assert edited.strings_to_translate["fr"] == 1  # the new title; the rest is in memory
+    assert "with work to do: 1" in format_preflight(edited)
+    assert preflight(scope, "en", ["fr"], mode="refresh").units_needing_work is None

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from wagtail.admin.ui.tables import Column, StatusTagColumn, Table, UserColumn
 
 from ..models import Run, RunStatus
+from ..runs.spend import annotated_spend_text
 from .progress import Progress
 
 if TYPE_CHECKING:
@@ -28,6 +29,19 @@ def run_title(run: Run) -> str:
         }
     kind = _("Canary #%(pk)d") if run.is_canary else _("Run #%(pk)d")
     return kind % {"pk": run.pk}
+
+
+def spend_summary(run: AnnotatedRun) -> str:
+    """What a run cost, in one cell: tokens and money for a language model, else characters
+    billed; "—" when nothing was billed (the pseudo translator, a run of skipped units)."""
+    tokens = annotated_spend_text(run)
+    if tokens:
+        return tokens
+    if run.n_characters:
+        return ngettext("%(n)s character", "%(n)s characters", run.n_characters) % {
+            "n": f"{run.n_characters:,}"
+        }
+    return "—"
 
 
 class RunStatusColumn(StatusTagColumn):

@@ -3,7 +3,8 @@ objects are translated, outdated or missing, with buttons that pre-fill a new ru
 
 The numbers come from :func:`wagtail_bulk_translate.api.coverage` (a few grouped queries
 whatever the size of the site). The new-run form is pre-filled with GET parameters:
-``?source=en&pages=<root id>&snippets=app.Model&settings=app.Model&targets=fr&mode=changed``;
+``?source=en&pages=<root id>&page_types=app.Model&snippets=app.Model&settings=app.Model&targets=fr
+&mode=changed`` (a row of pages fills only its own page type);
 mode "changed" translates what is missing or outdated and skips the rest at no cost.
 """
 
@@ -31,6 +32,7 @@ from ..models import Mode
 from .forms import locale_choices
 from .permissions import can_manage_runs
 from .views.mixins import ManageRunsRequiredMixin
+from .views.publish_drafts import PublishDraftsView
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -68,6 +70,18 @@ class CountColumn(Column):
     cell_template_name = "wagtail_bulk_translate/reports/count_cell.html"
 
 
+class OutdatedColumn(CountColumn):
+    """The outdated count, with what outdated them besides edits (a glossary term, a style)."""
+
+    cell_template_name = "wagtail_bulk_translate/reports/outdated_cell.html"
+
+
+class DraftsColumn(Column):
+    """Up-to-date translations not published yet, with the row's "Publish drafts" link."""
+
+    cell_template_name = "wagtail_bulk_translate/reports/drafts_cell.html"
+
+
 class TranslateRowColumn(Column):
     cell_template_name = "wagtail_bulk_translate/reports/translate_cell.html"
 
@@ -80,23 +94,35 @@ class CoverageReportView(ManageRunsRequiredMixin, ReportView):
     results_template_name = "wagtail_bulk_translate/reports/coverage_results.html"
     filterset_class = CoverageFilterSet
     paginate_by = 100
-    list_export = ["name", "label", "locale", "total", "translated", "outdated", "missing"]
+    list_export = [
+        "name",
+        "label",
+        "locale",
+        "total",
+        "translated",
+        "outdated",
+        "missing",
+        "drafts",
+        "why_outdated",
+    ]
     export_headings = {
         "name": _("Content type"),
         "label": _("Model"),
         "locale": _("Target locale"),
         "total": _("Source objects"),
         "translated": _("Translated"),
+        "drafts": _("Of which drafts"),
         "outdated": _("Outdated"),
+        "why_outdated": _("Outdated because"),
         "missing": _("Missing"),
     }
     columns = [
         Column("name", label=_("Content type")),
-        Column("kind_label", label=_("Kind")),
         Column("locale_name", label=_("Target locale")),
         CountColumn("total", label=_("Source objects")),
-        CountColumn("translated", label=_("Translated")),
-        CountColumn("outdated", label=_("Outdated")),
+        CountColumn("translated_live", label=_("Up to date, live")),
+        DraftsColumn("drafts", label=_("Drafts to publish")),
+        OutdatedColumn("outdated", label=_("Outdated")),
         CountColumn("missing", label=_("Missing")),
         Column("percent_label", label=_("Up to date (%)")),
         TranslateRowColumn("translate_url", label=_("Action")),
@@ -145,6 +171,9 @@ class CoverageReportView(ManageRunsRequiredMixin, ReportView):
         kinds = {row.kind for row in rows}
         if api.CoverageKind.PAGES in kinds:
             params += [("pages", pk) for pk in self.page_roots]
+            # Only the page types of these rows, not every page of the trees.
+            types = dict.fromkeys(row.label for row in rows if row.kind == api.CoverageKind.PAGES)
+            params += [("page_types", label) for label in types]
         for kind in (api.CoverageKind.SNIPPETS, api.CoverageKind.SETTINGS):
             labels = dict.fromkeys(row.label for row in rows if row.kind == kind)
             params += [(kind, label) for label in labels]
@@ -192,6 +221,19 @@ class CoverageRow:
         return str(_("unknown")) if percent is None else str(percent)
 
     @property
+    def publish_drafts_url(self) -> str:
+        params = {
+            "model": self.row.label,
+            "source": self.view.source_locale.language_code,
+            "target": self.row.locale,
+        }
+        return reverse("wagtail_bulk_translate_publish_drafts") + "?" + urlencode(params)
+
+    @property
+    def why_outdated(self) -> str:
+        return "; ".join(self.row.outdated_reasons)
+
+    @property
     def locale_name(self) -> str:
         return self.view.locale_names.get(self.row.locale) or self.row.locale
 
@@ -211,6 +253,11 @@ def coverage_urls() -> list[URLPattern]:
             "reports/translation-coverage/",
             CoverageReportView.as_view(),
             name="wagtail_bulk_translate_coverage",
+        ),
+        path(
+            "reports/translation-coverage/publish-drafts/",
+            PublishDraftsView.as_view(),
+            name="wagtail_bulk_translate_publish_drafts",
         ),
         path(
             "reports/translation-coverage/results/",

@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from wagtail.admin.widgets import AdminPageChooser
-from wagtail.models import Locale, Page, TranslatableMixin
+from wagtail.models import Locale, Page, TranslatableMixin, get_page_models
 
 from ..api import (
     BulkTranslateError,
@@ -27,6 +27,7 @@ from ..api import (
     whole_site_scope,
 )
 from ..models import ContentSource, Mode, PublishPolicy
+from ..scope.definition import model_label
 
 ALL_LOCALES = "all"
 DEFAULT_CANARY_SIZE = 20
@@ -307,6 +308,15 @@ class NewRunForm(RunOptionsForm):
             "Every object of these snippet types (counted in the source locale) is translated."
         ),
     )
+    page_types = forms.MultipleChoiceField(
+        label=_("Only these page types"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "Leave empty to translate every page of the trees. Chosen: the pages of other "
+            "types are left out (the coverage report's “Translate” of one row fills it)."
+        ),
+    )
     settings = forms.MultipleChoiceField(
         label=_("Settings"),
         required=False,
@@ -314,7 +324,7 @@ class NewRunForm(RunOptionsForm):
         help_text=_("Translatable settings: every row of these types is translated."),
     )
 
-    field_order = ["whole_site", "source_locale", "snippets", "settings"]
+    field_order = ["whole_site", "source_locale", "snippets", "page_types", "settings"]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -322,6 +332,7 @@ class NewRunForm(RunOptionsForm):
         choice_field(self, "snippets").choices = model_choices(
             translatable_snippet_labels(), source
         )
+        choice_field(self, "page_types").choices = model_choices(page_type_labels(), source)
         # Settings read better in the singular ("Site branding"): there is one per site/locale.
         choice_field(self, "settings").choices = model_choices(
             translatable_setting_labels(), source, plural=False
@@ -348,10 +359,21 @@ class NewRunForm(RunOptionsForm):
     def scope(self, page_roots: list[dict[str, Any]]) -> Scope:
         data = self.cleaned_data
         if data["whole_site"]:
-            return whole_site_scope(data["source_locale"])
-        return Scope(
-            pages=page_roots, snippets=list(data["snippets"]), settings=list(data["settings"])
-        )
+            scope = whole_site_scope(data["source_locale"])
+        else:
+            scope = Scope(
+                pages=page_roots, snippets=list(data["snippets"]), settings=list(data["settings"])
+            )
+        if data.get("page_types"):
+            scope.exclude_models = [
+                label for label in page_type_labels() if label not in data["page_types"]
+            ]
+        return scope
+
+
+def page_type_labels() -> list[str]:
+    """Every page model but Wagtail's root ``Page``, by label."""
+    return sorted(model_label(model) for model in get_page_models() if model is not Page)
 
 
 def page_roots(formset: forms.BaseFormSet[PageRootForm]) -> list[dict[str, Any]]:

@@ -269,6 +269,25 @@ def check_lease_outlasts_a_call(
 
 
 @checks.register()
+def check_review_length_ratios(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """The length check flags translations outside [min, max]: an empty range flags them all."""
+    if key_has_problems("REVIEW_MIN_LENGTH_RATIO") or key_has_problems("REVIEW_MAX_LENGTH_RATIO"):
+        return []  # reported by check_settings
+    conf = get_settings()
+    if conf.REVIEW_MIN_LENGTH_RATIO < conf.REVIEW_MAX_LENGTH_RATIO:
+        return []
+    return [
+        checks.Error(
+            f"WAGTAIL_BULK_TRANSLATE['REVIEW_MIN_LENGTH_RATIO'] ({conf.REVIEW_MIN_LENGTH_RATIO}) "
+            f"is not below REVIEW_MAX_LENGTH_RATIO ({conf.REVIEW_MAX_LENGTH_RATIO}): every "
+            "measured translation would be flagged for review.",
+            hint="Set REVIEW_MIN_LENGTH_RATIO below REVIEW_MAX_LENGTH_RATIO (by default 0.5, 2.5).",
+            id="wagtail_bulk_translate.E015",
+        )
+    ]
+
+
+@checks.register()
 def check_pseudo_translator(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
     """The pseudo translator writes [ẗéẍẗ] like this: fine in development, not on a real site."""
     if settings.DEBUG or translator_setting_has_problems():

@@ -34,7 +34,8 @@ def plan_units(run: Run, token: str, obj: ObjectWork, works: list[UnitWork]) -> 
     tools = {
         w.unit.target_locale_id: machine_tool_name(run.translator_class, w.signature) for w in works
     }
-    existing = existing_translations(obj.strings, locale_ids, tools)
+    changes = {w.unit.target_locale_id: w.rule_changes for w in works}
+    existing = existing_translations(obj.strings, locale_ids, tools, changes)
     translations = translations_by_locale(obj.source, locale_ids)
     targets = load_targets(obj.instance, locale_ids)
     excluded = get_settings().EXCLUDE_FIELDS.get(model_label(type(obj.instance)), [])

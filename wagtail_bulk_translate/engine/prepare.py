@@ -20,6 +20,7 @@ from ..localize.segments import (
     hash_instance,
     load_source_strings,
     related_objects,
+    segment_texts,
     unstored_strings,
 )
 from ..localize.sources import update_source
@@ -30,7 +31,7 @@ from ..scope.definition import model_label
 from . import claims
 from .failures import close_units
 from .plan import decide_publish, load_targets, plan_units
-from .signatures import signed_hashes
+from .signatures import fold_rule_changes, signed_hashes
 from .work import ObjectWork
 
 
@@ -43,9 +44,13 @@ def prepare_object(run: Run, token: str, obj: ObjectWork) -> None:
     source_hash, segments = hash_instance(obj.instance)
     related = related_objects(segments)
     obj.related_keys = {key for keys in related.values() for key in keys}
-    obj.hashes = signed_hashes(
-        locale_hashes(source_hash, related, [w.unit.target_locale_id for w in obj.units]),
-        {w.unit.target_locale_id: w.signature for w in obj.units},
+    obj.hashes = fold_rule_changes(
+        signed_hashes(
+            locale_hashes(source_hash, related, [w.unit.target_locale_id for w in obj.units]),
+            {w.unit.target_locale_id: w.signature for w in obj.units},
+        ),
+        obj.units,
+        segment_texts(segments),
     )
     if run.mode == Mode.CHANGED:
         skip_unchanged(run, token, obj)

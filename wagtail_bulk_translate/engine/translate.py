@@ -51,7 +51,7 @@ def translate_locale(run: Run, translator: BulkTranslator, works: list[UnitWork]
     token = str(works[0].unit.lease_token)
     works = fail_units_needing_given_up_texts(run, token, locale, works)
     texts = needed_texts(works)
-    memory = known_translations(run, locale, texts, signature_of(works))
+    memory = known_translations(run, locale, texts, works)
     to_send = [text for text in texts if text not in memory]
     if to_send and not translator.can_translate(run.source_locale, locale):
         raise UnitError(
@@ -102,15 +102,17 @@ def fail_units_needing_given_up_texts(
 
 
 def known_translations(
-    run: Run, locale: Locale, texts: list[str], signature: str = ""
+    run: Run, locale: Locale, texts: list[str], works: list[UnitWork]
 ) -> dict[str, str]:
     """Translations that need no call: paid for earlier in this run, or (changed mode only)
     translation memory of the whole site, but for what the translator wrote under another
-    output ``signature``."""
+    output signature or before a glossary/house style change that bears on it (the locale's
+    units carry both)."""
     memory = ledger.run_memory(run, locale.pk, texts)
     if run.mode == Mode.CHANGED:
-        tool = machine_tool_name(run.translator_class, signature)
-        memory.update(translation_memory(run.source_locale_id, texts, locale.pk, tool))
+        tool = machine_tool_name(run.translator_class, signature_of(works))
+        changes = works[0].rule_changes if works else None
+        memory.update(translation_memory(run.source_locale_id, texts, locale.pk, tool, changes))
     return memory
 
 
@@ -171,9 +173,7 @@ def reserve_texts(
     translating right now (waited for once this claim's own requests are done)."""
     elsewhere = reservations.reserve(locale.pk, batch, token)
     # Translated and stored since the first lookup (their reservation already released).
-    known = known_translations(
-        run, locale, [t for t in batch if t not in elsewhere], signature_of(works)
-    )
+    known = known_translations(run, locale, [t for t in batch if t not in elsewhere], works)
     accept(run, locale, works, known, Translations())
     needed = {s.data for w in works for s in w.needs.to_translate if s not in w.translated}
     to_send = [t for t in batch if t in needed and t not in known and t not in elsewhere]
@@ -197,7 +197,7 @@ def wait_for_other_workers(
         # Held first: a translation is stored before its reservation is released, so a text
         # no longer held is in memory by the time it is looked up below, or never will be.
         held = reservations.held_elsewhere(locale.pk, pending)
-        known = known_translations(run, locale, sorted(pending), signature_of(works))
+        known = known_translations(run, locale, sorted(pending), works)
         accept(run, locale, works, known, Translations())
         pending -= known.keys()
         if not pending or not held or time.monotonic() >= deadline:

@@ -7,6 +7,7 @@ from typing import Any
 
 from wagtail.models import TranslatableMixin
 
+from ..glossary.staleness import PairChanges
 from ..localize.segments import SourceString
 from ..localize.sources import TranslationSource
 from ..models import Unit
@@ -41,6 +42,8 @@ class UnitWork:
     source: ObjectWork | None = field(default=None, repr=False, compare=False)
     # The translator's output signature for this locale, kept with what it translates.
     signature: str = ""
+    # The pair's glossary and house style changes: what they outdated is translated again.
+    rule_changes: PairChanges = field(default_factory=PairChanges)
 
 
 @dataclass

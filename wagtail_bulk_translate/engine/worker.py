@@ -37,7 +37,7 @@ from .failures import ClaimAborted, guard_errors
 from .finish import next_wakeup, try_finish_run
 from .keepalive import LeaseKeeper
 from .prepare import prepare_object
-from .signatures import output_signatures, sign_objects
+from .signatures import output_signatures, rule_changes, sign_objects
 from .translate import translate_locale
 from .work import ObjectWork, UnitWork
 from .write import wait_for_parent, write_unit
@@ -141,7 +141,10 @@ def process_claim(claim: Claim, translator: BulkTranslator, units: list[Unit]) -
     only once the parent is written (a parent that fails costs nothing for its children)."""
     run, token = claim.run, claim.token
     objects = group_by_object(units)
-    sign_objects(objects, output_signatures(run, translator, (u.target_locale_id for u in units)))
+    locale_ids = {u.target_locale_id for u in units}
+    sign_objects(
+        objects, output_signatures(run, translator, locale_ids), rule_changes(run, locale_ids)
+    )
     for obj in objects:
         guard_errors(claim, obj.units, partial(prepare_object, run, token, obj))
     parents = parents_in_claim(objects)

@@ -259,7 +259,10 @@ def refuse_without_parent(run: Run, parent: Page, work: UnitWork) -> None:
 
 
 def write_site_setting(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
+    """A site's settings row has no draft: it is written live; a flagged translation still
+    waits in the review queue (accepting it has nothing to publish)."""
     locale = work.unit.target_locale
+    flags = review.flagged_texts(run, work)
     with transaction.atomic():
         if not claims.hold_lease(work.unit, token):
             work.done = True
@@ -272,4 +275,5 @@ def write_site_setting(run: Run, token: str, obj: ObjectWork, work: UnitWork) ->
             obj.instance, row, obj.segments, values, run.source_locale, locale
         )
         state = RevertState(before=before, written=row_fingerprint(row))
+        review.mark_for_review(work, flags, False, row)
         finish_written(token, obj, work, str(row.pk), state)

@@ -48,6 +48,11 @@ def hash_instance(instance: models.Model) -> tuple[str, list]:
     return segment_hash(segments), segments
 
 
+def segment_texts(segments: list) -> list[str]:
+    """The texts of the extracted segments (what glossary terms may occur in)."""
+    return [s.string.data for s in segments if isinstance(s, StringSegmentValue)]
+
+
 def related_objects(segments: list) -> dict[int, set[Any]]:
     """{content type id: translation keys} of the objects the segments refer to (choosers)."""
     related: dict[int, set[Any]] = {}

@@ -10,6 +10,7 @@ from django.utils import timezone
 from wagtail_localize.models import StringTranslation
 from wagtail_localize.strings import StringValue, validate_translation_links
 
+from ..glossary.staleness import PairChanges
 from ..revert.state import StringChanges
 from .segments import SourceString
 
@@ -66,11 +67,14 @@ def existing_translations(
     strings: list[SourceString],
     locale_ids: list[int],
     current_tools: Mapping[int, str] | None = None,
+    changes: Mapping[int, PairChanges] | None = None,
 ) -> dict[tuple[int, int, int], tuple[bool, bool]]:
     """{(string_id, context_id, locale_id): (is manual, must be redone)} in one query.
 
-    A translation must be redone when it has an error, or when the machine wrote it under an
-    output signature other than today's (``current_tools``: {locale id: machine_tool_name}).
+    A translation must be redone when it has an error, when the machine wrote it under an
+    output signature other than today's (``current_tools``: {locale id: machine_tool_name}),
+    or before a glossary term occurring in its text or the house style changed (``changes``:
+    {locale id: the pair's changes}).
     """
     stored = [s for s in strings if s.string_id is not None]
     if not stored:
@@ -80,27 +84,46 @@ def existing_translations(
         context_id__in={s.context_id for s in stored},
         locale_id__in=locale_ids,
     ).values_list(
-        "translation_of_id", "context_id", "locale_id", "translation_type", "has_error", "tool_name"
+        "translation_of_id",
+        "context_id",
+        "locale_id",
+        "translation_type",
+        "has_error",
+        "tool_name",
+        "updated_at",
     )
-    tools = current_tools or {}
+    tools, changes = current_tools or {}, changes or {}
+    texts = {s.string_id: s.data for s in stored}
     return {
         (s, c, loc): (
             kind == StringTranslation.TRANSLATION_TYPE_MANUAL,
             err
             or (
                 kind == StringTranslation.TRANSLATION_TYPE_MACHINE
-                and is_outdated_tool(tool, tools.get(loc, ""))
+                and (
+                    is_outdated_tool(tool, tools.get(loc, ""))
+                    or outdated_by_change(changes.get(loc), texts[s], made_at)
+                )
             ),
         )
-        for s, c, loc, kind, err, tool in rows
+        for s, c, loc, kind, err, tool, made_at in rows
     }
 
 
+def outdated_by_change(changes: PairChanges | None, text: str, made_at: Any) -> bool:
+    return bool(changes) and changes.outdating(text, made_at) is not None  # type: ignore[union-attr]
+
+
 def translation_memory(
-    source_locale_id: int, texts: list[str], locale_id: int, current_tool: str = ""
+    source_locale_id: int,
+    texts: list[str],
+    locale_id: int,
+    current_tool: str = "",
+    changes: PairChanges | None = None,
 ) -> dict[str, str]:
     """Existing valid translations of the same source text into the locale (manual first),
-    leaving out machine translations written under an outdated output signature."""
+    leaving out machine translations written under an outdated output signature or before a
+    glossary term in the text (or the house style) changed."""
     rows = (
         StringTranslation.objects.filter(
             translation_of__locale_id=source_locale_id,
@@ -110,11 +133,13 @@ def translation_memory(
         )
         .exclude(outdated_tool_names(current_tool))
         .order_by("translation_of__data", "-translation_type", "-updated_at")
-        .values_list("translation_of__data", "data", "translation_type")
+        .values_list("translation_of__data", "data", "translation_type", "updated_at")
     )
     memory: dict[str, str] = {}
-    for text, data, kind in rows:
-        if kind == StringTranslation.TRANSLATION_TYPE_MANUAL or text not in memory:
+    for text, data, kind, made_at in rows:
+        if kind == StringTranslation.TRANSLATION_TYPE_MANUAL or (
+            text not in memory and not outdated_by_change(changes, text, made_at)
+        ):
             memory[text] = data
     return memory
 

@@ -193,6 +193,8 @@ def format_unit_line(row: dict[str, Any]) -> str:
 
 def format_preflight(result: Preflight) -> str:
     lines = [f"Units: {result.units_total}"]
+    if result.units_needing_work is not None:
+        lines.append(f"  with work to do: {result.units_needing_work} (the others are skipped)")
     for label, objects in result.objects_by_model.items():
         lines.append(f"  {label}: {objects} object(s), {result.units_by_model[label]} unit(s)")
     lines.extend(to_send_lines(result))

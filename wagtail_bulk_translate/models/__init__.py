@@ -17,6 +17,7 @@ from .choices import (
 from .glossary import (
     DeepLGlossary,
     Formality,
+    GlossaryChange,
     GlossaryTerm,
     GlossaryTranslation,
     HouseStyle,
@@ -37,6 +38,7 @@ __all__ = [
     "ContentSource",
     "DeepLGlossary",
     "Formality",
+    "GlossaryChange",
     "GlossaryTerm",
     "GlossaryTranslation",
     "HouseStyle",

@@ -167,3 +167,34 @@ class DeepLGlossary(models.Model):
 
     def __str__(self) -> str:
         return f"{self.source_locale} → {self.target_locale}"
+
+
+class GlossaryChange(models.Model):
+    """When an entry of a language pair's glossary, or a target locale's house style, last
+    changed: the machine translations made before it are outdated where it applies (a term: the
+    texts it occurs in; a house style: every text of the locale).
+
+    One row per (source locale, target locale, term), kept after the term is removed (a text
+    translated with a removed term is outdated too); a house style row has no source locale
+    and an empty term. ``digest`` is what the entry said when last seen ("" once removed), so
+    saving an unchanged term or style changes nothing.
+    """
+
+    source_locale = models.ForeignKey(
+        Locale, on_delete=models.CASCADE, related_name="+", null=True, blank=True
+    )
+    target_locale = models.ForeignKey(Locale, on_delete=models.CASCADE, related_name="+")
+    term = models.CharField(max_length=255, blank=True)
+    case_sensitive = models.BooleanField(default=False)
+    digest = models.CharField(max_length=64, blank=True)
+    changed_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("glossary change")
+        verbose_name_plural = _("glossary changes")
+        indexes = [
+            models.Index(fields=["target_locale", "source_locale"], name="wbt_glossary_change_idx")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.term or 'house style'} → {self.target_locale}: {self.changed_at}"

@@ -24,9 +24,11 @@ from wagtail.models import Locale
 
 from ..conf import get_settings
 from ..engine.context import text_context
+from ..engine.needs_work import objects_needing_work
 from ..engine.plan import copied_value
 from ..engine.signatures import configured_tool_names
 from ..engine.text_kinds import plain_text
+from ..glossary.staleness import pair_changes
 from ..localize.segments import extract, unstored_strings
 from ..localize.strings import translation_memory
 from ..models import ContentSource, Mode
@@ -67,6 +69,9 @@ class Preflight:
     translator: str = ""  # its class name, as the run's summary names it
     translator_name: str = ""  # the translator's display name ("" when it cannot be loaded)
     writes_fake_text: bool = False  # the pseudo translator: visibly fake text, for trials
+    # "changed" mode: units with work to do (missing, edited since, or outdated by a glossary
+    # or house style change; see engine.needs_work); the others are skipped at no cost.
+    units_needing_work: int | None = None
 
     @property
     def total_characters(self) -> int:
@@ -84,6 +89,7 @@ class Preflight:
             "objects_by_model": self.objects_by_model,
             "units_by_model": self.units_by_model,
             "units_total": self.units_total,
+            "units_needing_work": self.units_needing_work,
             "strings_to_translate": self.strings_to_translate,
             "characters_to_bill": self.characters_to_bill,
             "total_characters": self.total_characters,
@@ -136,6 +142,16 @@ def preflight(
     objects = list(iter_scope(scope, source))
     objects_by_model, units_by_model = count_by_model(objects, targets)
     with_units = [obj for obj in objects if wanted_locales(obj, targets)]
+    needing_work = None
+    if mode == Mode.CHANGED:
+        # Strings and characters are estimated from the objects with work to do only.
+        needing = objects_needing_work(
+            source.pk,
+            with_units,
+            {obj.object_key: wanted_locales(obj, targets) for obj in with_units},
+        )
+        needing_work = sum(len(locales) for locales in needing.values())
+        with_units = [obj for obj in with_units if needing.get(obj.object_key)]
     sample = spread_sample(with_units, sample_size)
     contexts = sample_texts(sample)
     texts = set(contexts)
@@ -166,6 +182,7 @@ def preflight(
             (obj.content_type_id, obj.object_id) for obj in with_units
         ),
         untranslatable=untranslatable_in_scope(scope, source),
+        units_needing_work=needing_work,
     )
     result.translator = translator_name(pinned_translator()[0])
     if load_error:
@@ -276,10 +293,11 @@ def untranslated(texts: set[str], source: Locale, locale: Locale, tool: str = ""
     """Texts with no valid translation into ``locale`` anywhere on the site (what the
     translator wrote under another output signature does not count: a run redoes it)."""
     known: set[str] = set()
+    changes = pair_changes(source.pk, locale.pk)
     pending = list(texts)
     for start in range(0, len(pending), 500):
         chunk = pending[start : start + 500]
-        known.update(translation_memory(source.pk, chunk, locale.pk, tool))
+        known.update(translation_memory(source.pk, chunk, locale.pk, tool, changes))
     return texts - known
 
 

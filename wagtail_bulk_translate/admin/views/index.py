@@ -5,12 +5,12 @@ from __future__ import annotations
 from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from wagtail.admin.ui.tables import Column, DateColumn, NumberColumn, TitleColumn
+from wagtail.admin.ui.tables import Column, DateColumn, TitleColumn
 from wagtail.admin.views import generic
 
 from ... import api
 from ...models import Run
-from ...runs.spend import annotate_spend, annotated_spend_text
+from ...runs.spend import annotate_spend
 from ..columns import (
     ProgressColumn,
     RunStatusColumn,
@@ -20,6 +20,7 @@ from ..columns import (
     canary_label,
     run_title,
     scope_summary,
+    spend_summary,
 )
 from ..filters import RunFilterSet
 from ..permissions import run_permission_policy
@@ -41,13 +42,19 @@ class RunIndexView(ManageRunsRequiredMixin, generic.IndexView):
     @property
     def list_display(self) -> list[Column]:
         return [
-            TitleColumn("title", label=_("Run"), accessor=run_title, get_url=self.get_inspect_url),
+            TitleColumn(
+                "title",
+                label=_("Run"),
+                accessor=run_title,
+                get_url=self.get_inspect_url,
+                # Many columns share 1280 px: without this the title wraps letter by letter.
+                link_attrs={"style": "white-space: nowrap", "data-bt-run-title": ""},
+            ),
             RunStatusColumn(),
             ProgressColumn(),
             UnitCountsColumn(),
             ReviewCountColumn(),
-            NumberColumn("n_characters", label=_("Characters billed")),
-            Column("spend", label=_("Tokens and cost"), accessor=annotated_spend_text),
+            Column("spend", label=_("Spend"), accessor=spend_summary),
             Column("get_mode_display", label=_("Mode")),
             Column("canary", label=_("Canary"), accessor=canary_label),
             Column("scope", label=_("Scope"), accessor=scope_summary),

@@ -7,6 +7,7 @@ preflight twice, and a changed request (or a tampered estimate) gets a fresh pre
 Pre-filling GET parameters (the coverage report links here with them)::
 
     ?pages=<page id>          a page and the pages under it (repeatable)
+    &page_types=app.Model     only pages of this type (repeatable; default: every type)
     &snippets=app.Model       a snippet type (repeatable)
     &settings=app.Model       a settings type (repeatable)
     &targets=fr               a target locale code, or "all" (repeatable)
@@ -127,7 +128,11 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
     def prefill(self, params: QueryDict) -> tuple[dict[str, Any], list[int]]:
         initial: dict[str, Any] = {}
         form = NewRunForm()
-        for name, param in (("snippets", "snippets"), ("settings", "settings")):
+        for name, param in (
+            ("snippets", "snippets"),
+            ("settings", "settings"),
+            ("page_types", "page_types"),
+        ):
             initial[name] = self.known(params.getlist(param), field_choices(form, name), name)
         initial["target_locales"] = self.known(
             params.getlist("targets"), field_choices(form, "target_locales"), _("locales")

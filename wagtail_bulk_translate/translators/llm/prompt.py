@@ -79,28 +79,31 @@ def for_locale(setting: Mapping[str, Any] | None, code: str) -> Any:
     return setting.get(code, setting.get(code.split("-")[0], setting.get("*")))
 
 
-def load_glossary(options: Mapping[str, Any], source_code: str, target_code: str) -> Glossary:
+def load_glossary(
+    options: Mapping[str, Any], source_code: str, target_code: str, *, stored: bool = True
+) -> Glossary:
     """The glossary of a language pair: the admin's glossary (house_rules.py), then the
     ``GLOSSARY`` option, which wins for a term both name.
 
     ``GLOSSARY = {"TERMS": {"de": {"checkout": "Kasse"}}, "KEEP": ["Wagtail"]}``: target
     locales (full code, language or ``"*"``) to source → target terms, and terms kept as they
-    are in every language.
+    are in every language. ``stored=False``: the option only (the output signature's part; the
+    admin's terms outdate translations through their recorded changes instead).
     """
     setting = options.get("GLOSSARY") or {}
-    stored, stored_keep = stored_terms(source_code, target_code)
-    terms = stored | dict(for_locale(setting.get("TERMS"), target_code) or {})
+    admin, stored_keep = stored_terms(source_code, target_code) if stored else ({}, ())
+    terms = admin | dict(for_locale(setting.get("TERMS"), target_code) or {})
     keep = dict.fromkeys((*stored_keep, *(setting.get("KEEP") or ())))
     return Glossary(terms, tuple(keep))
 
 
-def instructions(options: Mapping[str, Any], target_code: str) -> str:
+def instructions(options: Mapping[str, Any], target_code: str, *, stored: bool = True) -> str:
     """The site's instructions, then the target locale's (its option, else the admin's house
-    style)."""
+    style; ``stored=False``: the options only)."""
     parts = [
         options.get("INSTRUCTIONS") or "",
         for_locale(options.get("LOCALE_INSTRUCTIONS"), target_code)
-        or stored_instructions(target_code),
+        or (stored_instructions(target_code) if stored else ""),
     ]
     return "\n".join(part.strip() for part in parts if part and part.strip())
 

@@ -158,13 +158,17 @@ class LLMTranslator(BulkTranslator):
         return spend
 
     def output_signature(self, source_locale: Locale, target_locale: Locale) -> str:
-        """A hash of the model, the prompt's version, the instructions and the glossary."""
+        """A hash of the model, the prompt's version, and the instructions and glossary of the
+        options. The admin's glossary and house style are left out: a change there outdates
+        only the texts it bears on (glossary/staleness.py), not everything the model wrote."""
         source, target = source_locale.language_code, target_locale.language_code
         shaping = {
             "model": self.options.get("MODEL"),
             "prompt": prompt.PROMPT_VERSION,
-            "instructions": prompt.instructions(self.options, target),
-            "glossary": self.glossary(source, target).as_prompt(),
+            "instructions": prompt.instructions(self.options, target, stored=False),
+            "glossary": prompt.load_glossary(
+                self.options, source, target, stored=False
+            ).as_prompt(),
         }
         return hashlib.sha256(json.dumps(shaping, sort_keys=True).encode()).hexdigest()[:32]
 

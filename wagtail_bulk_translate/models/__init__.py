@@ -4,7 +4,7 @@ the glossary with the house style per locale.
 The unit table, not the task queue, is the source of truth for the work.
 """
 
-from .billing import SentOutcome, SentText, SpentRequest
+from .billing import BudgetReservation, SentOutcome, SentText, SpentRequest
 from .choices import (
     ContentSource,
     Mode,
@@ -32,6 +32,7 @@ __all__ = [
     "EXPIRED_LEASE",
     "LEASE_EXPIRED_MESSAGE",
     "READY",
+    "BudgetReservation",
     "ContentSource",
     "DeepLGlossary",
     "Formality",

@@ -168,3 +168,11 @@ def test_room_again_means_room_for_what_the_refused_request_needed(budgets):
     assert not enforcement.has_room(run)
     budgets(daily={"characters": 110})  # raised in the settings
     assert enforcement.has_room(run)
+
+
+def test_a_text_longer_than_the_whole_cap_waits_for_the_cap_to_be_raised(budgets):
+    budgets(daily={"characters": 100})
+    with pytest.raises(BudgetExceededError) as refused:
+        reserve(new_run(), [150])
+    assert refused.value.resumes_at is None  # a new day would not let it through
+    assert "the next text alone has 150 characters" in refused.value.message

@@ -120,6 +120,16 @@ def refusal(run: Run, caps: list[Cap], needed: dict[str, Any], now: datetime) ->
     ends = [period_end(cap.period, now) for cap in caps]
     resumes_at = None if None in ends else max(e for e in ends if e is not None)
     reached = "; ".join(cap_reached(cap, spent_against(cap, run, now)) for cap in caps)
+    too_small = [
+        cap for cap in caps if cap.characters is not None and cap.characters < needed["characters"]
+    ]
+    if too_small:
+        # Never fits, whatever rolls over: only raising the cap lets the run go on.
+        reached += (
+            f"; the next text alone has {needed['characters']:,} characters, more than "
+            f"{too_small[0].describe()} allows in all"
+        )
+        resumes_at = None
     when = (
         f"It goes on by itself at {local_time(resumes_at)}, or sooner once the cap is raised"
         if resumes_at

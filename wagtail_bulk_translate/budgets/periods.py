@@ -18,7 +18,7 @@ MONTHLY = "monthly"
 PERIODS = (RUN, DAILY, MONTHLY)
 
 # How each period reads in messages: "the daily cap", "12,000 spent today".
-SPENT_WHEN = {RUN: "by this run", DAILY: "today", MONTHLY: "this month"}
+SPENT_WHEN = {RUN: "for this run", DAILY: "today", MONTHLY: "this month"}
 
 
 def local_midnight(day: date) -> datetime:

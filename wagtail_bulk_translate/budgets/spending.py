@@ -32,8 +32,11 @@ class Spent:
         return Spent(self.characters - other.characters, self.cost - other.cost)
 
 
-def spent_against(cap: Cap, run: Run, now: datetime) -> Spent:
-    """What the ledger and the live reservations count against ``cap`` for ``run``."""
+def spent_against(cap: Cap, run: Run | None, now: datetime) -> Spent:
+    """What the ledger and the live reservations count against ``cap`` for ``run`` (None: a
+    run not started yet, which has spent nothing of its own cap)."""
+    if run is None and period_start(cap.period, now) is None:
+        return Spent()
     characters = cost = None
     if cap.characters is not None:
         sent = counted(SentText.objects.all(), cap, run, now)
@@ -44,20 +47,20 @@ def spent_against(cap: Cap, run: Run, now: datetime) -> Spent:
     return Spent(int(characters or 0), Decimal(cost or 0))
 
 
-def counted(rows: QuerySet, cap: Cap, run: Run, now: datetime) -> QuerySet:
+def counted(rows: QuerySet, cap: Cap, run: Run | None, now: datetime) -> QuerySet:
     """The ledger rows a cap counts: the run's own, or its period's (of one origin, or all)."""
     start = period_start(cap.period, now)
     if start is None:
-        return rows.filter(run_id=run.pk)
+        return rows.filter(run_id=run.pk) if run else rows.none()
     rows = rows.filter(created_at__gte=start)
     return rows.filter(run__origin=cap.origin) if cap.origin else rows
 
 
-def held(cap: Cap, run: Run, now: datetime) -> QuerySet:
+def held(cap: Cap, run: Run | None, now: datetime) -> QuerySet:
     """Live reservations (requests going out now: all within the current period)."""
     live = BudgetReservation.objects.filter(expires_at__gte=now)
     if period_start(cap.period, now) is None:
-        return live.filter(run_id=run.pk)
+        return live.filter(run_id=run.pk) if run else live.none()
     return live.filter(run__origin=cap.origin) if cap.origin else live
 
 

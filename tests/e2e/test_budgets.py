@@ -14,7 +14,6 @@ from tests.e2e.helpers import (
     sent_twice,
     start_workers,
     stop_workers,
-    wait_for_run,
 )
 
 
@@ -26,14 +25,15 @@ def status(env) -> dict:
     return json.loads(manage(env, "bulk_translate", "status", "--json").stdout)
 
 
-def wait_for_pause(env, timeout: float = 240) -> dict:
+def wait_while(env, statuses: tuple[str, ...], timeout: float = 240) -> dict:
+    """Poll the run's status while it is one of ``statuses``; its summary once it is not."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         summary = status(env)
-        if summary["status"] not in ("pending", "running"):
+        if summary["status"] not in statuses:
             return summary
         time.sleep(1)
-    raise AssertionError(f"The run did not pause in {timeout}s: {summary}")
+    raise AssertionError(f"The run was still {statuses} after {timeout}s: {summary}")
 
 
 def test_a_daily_cap_pauses_the_run_and_raising_it_lets_it_finish(crash_env):
@@ -48,7 +48,7 @@ def test_a_daily_cap_pauses_the_run_and_raising_it_lets_it_finish(crash_env):
     workers = start_workers(capped, 2)
     try:
         manage(capped, *start)
-        paused = wait_for_pause(capped)
+        paused = wait_while(capped, ("pending", "running"))
     finally:
         stop_workers(workers)
     assert paused["status"] == "paused", paused
@@ -64,7 +64,8 @@ def test_a_daily_cap_pauses_the_run_and_raising_it_lets_it_finish(crash_env):
     raised = with_settings(env, BUDGETS={"daily": {"characters": cap * 10}})
     workers = start_workers(raised, 2)
     try:
-        summary = wait_for_run(raised)  # the janitor finds room and resumes it
+        # The janitor finds room and resumes it.
+        summary = wait_while(raised, ("pending", "running", "paused"))
     finally:
         stop_workers(workers)
     assert summary["status"] == "succeeded", summary

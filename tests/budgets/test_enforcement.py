@@ -83,7 +83,7 @@ def test_a_request_whose_first_text_does_not_fit_is_refused_with_when_it_resumes
     assert err.code == ErrorCode.BUDGET_EXCEEDED
     assert err.needs["characters"] == 30
     assert err.resumes_at > timezone.now()
-    assert "the daily cap (all runs) is reached (90 of 100 characters today)" in err.message
+    assert "The daily cap (all runs) is reached (90 of 100 characters today)" in err.message
     assert not BudgetReservation.objects.exists()  # nothing held by a refused request
 
 

@@ -53,7 +53,7 @@ def test_a_daily_cap_pauses_the_run_and_raising_it_lets_it_finish(crash_env):
         stop_workers(workers)
     assert paused["status"] == "paused", paused
     assert paused["error_code"] == "budget_exceeded"
-    assert "the daily cap (all runs) is reached" in paused["error_message"]
+    assert "The daily cap (all runs) is reached" in paused["error_message"]
     assert paused["units"]["failed"] == 0
     assert paused["units"]["pending"] > 0
     assert paused["budget"]["paused_by_budget"] is True

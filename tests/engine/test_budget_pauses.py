@@ -86,7 +86,7 @@ def test_a_run_reaching_its_cap_pauses_and_goes_on_once_the_cap_is_raised(
     run = run_until_paused(task_queue, begin(locales=FR))
 
     assert run.error_code == ErrorCode.BUDGET_EXCEEDED
-    assert "the per-run cap is reached" in run.error_message
+    assert "The per-run cap is reached" in run.error_message
     assert "once the cap is raised" in run.error_message
     assert 0 < sent_characters(run) <= 12
     assert run.budget_needs["characters"] > 12 - sent_characters(run)

@@ -48,6 +48,7 @@ PLUGIN_CHECKS = (
     bt_checks.check_site_locales,
     bt_checks.check_lease_outlasts_a_call,
     bt_checks.check_review_length_ratios,
+    bt_checks.check_cost_caps,
 )
 
 
@@ -705,3 +706,29 @@ def test_e015_not_raised_for_the_defaults_or_a_range(settings):
         "REVIEW_MAX_LENGTH_RATIO": 1.2,
     }
     assert "wagtail_bulk_translate.E015" not in ids()
+
+
+# --- W009: a cost cap with a translator that reports no money ----------------------------------
+
+
+def test_w009_a_cost_cap_with_a_translator_billing_characters(settings):
+    settings.WAGTAIL_BULK_TRANSLATE = {
+        "TRANSLATOR": {"CLASS": "wagtail_bulk_translate.translators.pseudo.PseudoTranslator"},
+        "BUDGETS": {"origins": {"automatic": {"daily": {"cost": 5}}}},
+    }
+    found = [m for m in messages() if m.id == "wagtail_bulk_translate.W009"]
+    assert len(found) == 1
+    assert "PseudoTranslator bills characters" in found[0].msg
+
+
+def test_no_w009_for_character_caps_or_a_translator_reporting_money(settings):
+    settings.WAGTAIL_BULK_TRANSLATE = {"BUDGETS": {"daily": {"characters": 5}}}
+    assert not [m for m in messages() if m.id == "wagtail_bulk_translate.W009"]
+    settings.WAGTAIL_BULK_TRANSLATE = {
+        "TRANSLATOR": {
+            "CLASS": "wagtail_bulk_translate.translators.llm.LLMTranslator",
+            "OPTIONS": {"MODEL": "gpt-4o-mini", "API_KEY": "x"},
+        },
+        "BUDGETS": {"daily": {"cost": 5}},
+    }
+    assert not [m for m in messages() if m.id == "wagtail_bulk_translate.W009"]

@@ -6,7 +6,8 @@ editors. Codes are data (stored, filtered on, retried by); never rename one.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -105,6 +106,19 @@ class QuotaExceededError(TranslatorError):
 
     def __init__(self, message: str = "The translator's character quota is used up.") -> None:
         super().__init__(message, ErrorCode.QUOTA_EXCEEDED)
+
+
+class BudgetExceededError(UnitError):
+    """A spending cap would be passed by the next request: the run pauses, nothing is lost.
+
+    ``resumes_at``: when the cap's period rolls over (None: a per-run cap, raised by hand);
+    ``needs``: what the refused request's first text needs, ``{"characters": n, "cost": "x"}``.
+    """
+
+    def __init__(self, message: str, resumes_at: datetime | None, needs: dict[str, Any]) -> None:
+        super().__init__(ErrorCode.BUDGET_EXCEEDED, message)
+        self.resumes_at = resumes_at
+        self.needs = needs
 
 
 class TranslatorConfigError(TranslatorError):

@@ -106,6 +106,13 @@ def retry_quota_later(run_id: int) -> None:
         enqueue("retry_after_quota", run_id, when=in_seconds(get_settings().QUOTA_RETRY_SECONDS))
 
 
+def retry_budget_later(run_id: int, when: datetime) -> None:
+    """Check a run paused by a budget again when the cap's period rolls over (the janitor
+    checks it too, at every sweep)."""
+    if can_defer():
+        enqueue("retry_after_budget", run_id, when=when)
+
+
 # --- the janitor -------------------------------------------------------------------------------
 
 

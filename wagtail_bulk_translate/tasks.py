@@ -51,6 +51,16 @@ def retry_after_quota(run_id: int) -> dict[str, Any]:
 @schedule.register
 @task()
 @in_writers_wait
+def retry_after_budget(run_id: int) -> dict[str, Any]:
+    """Resume a run paused by a spending cap, once the cap has room again."""
+    resumed = pauses.retry_after_budget(run_id)
+    janitor.keep_janitor_alive()
+    return {"resumed": resumed}
+
+
+@schedule.register
+@task()
+@in_writers_wait
 def janitor_sweep(token: str | None = None) -> dict[str, Any]:
     """One janitor sweep; re-queues itself every JANITOR_INTERVAL_SECONDS while runs are active."""
     return janitor.sweep_and_continue(token)

@@ -237,6 +237,16 @@ def test_preflight_shows_the_quota_left(admin_client, site_tree, settings):
     assert "1,000 of 1,000 characters" in quota[:200]
 
 
+def test_preflight_shows_the_budgets_left_and_warns_above_them(admin_client, site_tree, conf):
+    conf(BUDGETS={"daily": {"characters": 3}})
+    data = form_data(**{"pages-0-page": str(site_tree["news"].pk)})
+    html = admin_client.post(url(), data).content.decode()
+    budgets = html[html.index("data-bt-budgets") :]
+    assert "the daily cap (all runs): 3 of 3 characters left today" in budgets[:300]
+    warnings = html[html.index("data-bt-preflight-warnings") :]
+    assert "The estimate is more than what is left of the daily cap" in warnings[:1500]
+
+
 def test_a_canary_as_large_as_the_scope_says_so(admin_client, site_tree):
     data = form_data(**{"pages-0-page": str(site_tree["news"].pk), "canary_size": "8"})
     html = admin_client.post(url(), data).content.decode()

@@ -25,6 +25,7 @@ SUMMARY_KEYS = {
     "characters_sent",
     "sent_without_answer",
     "tree_repairs",
+    "budget",
     "translator_change",
     "id",
     "status",

@@ -14,6 +14,7 @@ from wagtail.models import Locale
 
 from ..compat import DummyBackend, InvalidTaskBackend, task_backends
 from ..scope.definition import model_label
+from ..translators.base import BulkTranslator
 from ..translators.loading import (
     NotATranslatorError,
     TranslatorLoadError,
@@ -285,6 +286,39 @@ def check_review_length_ratios(app_configs: Any = None, **kwargs: Any) -> list[c
             id="wagtail_bulk_translate.E015",
         )
     ]
+
+
+@checks.register()
+def check_cost_caps(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """A cost cap counts the money a translator reports; one that bills characters (DeepL)
+    reports none, so the cap would never hold anything."""
+    if key_has_problems("BUDGETS") or translator_setting_has_problems():
+        return []  # reported by check_settings
+    if not cost_caps_configured(get_settings().BUDGETS or {}):
+        return []
+    try:
+        translator_class = load_translator_class(configured_translator()["CLASS"])
+    except (*MALFORMED, TranslatorLoadError):
+        return []  # reported by check_translator
+    if getattr(translator_class, "estimate_spend", None) is not BulkTranslator.estimate_spend:
+        return []
+    return [
+        checks.Warning(
+            f"WAGTAIL_BULK_TRANSLATE['BUDGETS'] sets a cost cap, but {translator_class.__name__} "
+            "bills characters and reports no money: the cost cap never holds a run.",
+            hint="Cap characters instead: {'daily': {'characters': 100000}}.",
+            id="wagtail_bulk_translate.W009",
+        )
+    ]
+
+
+def cost_caps_configured(budgets: dict[str, Any]) -> bool:
+    groups = [budgets, *(budgets.get("origins") or {}).values()]
+    return any(
+        ((group or {}).get(period) or {}).get("cost") is not None
+        for group in groups
+        for period in ("run", "daily", "monthly")
+    )
 
 
 @checks.register()

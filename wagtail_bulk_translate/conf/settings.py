@@ -52,6 +52,27 @@ SITE_LOCALES_RULE = DictOf(Text(), Text(), shape='{"hostname" or "site id": "loc
 EXCLUDE_FIELDS_RULE = DictOf(
     Text(), ListOf(Text()), shape='{"app_label.ModelName": ["field", ...]}'
 )
+RUN_ORIGINS = ("admin", "command", "automatic")  # models.RunOrigin's values (a test checks it)
+CAP_RULE = Keys(
+    {
+        "characters": Number(minimum=0, integer=True, optional=True),
+        "cost": Number(minimum=0, optional=True),
+    },
+    optional=True,
+)
+CAPS_RULE = Keys({"run": CAP_RULE, "daily": CAP_RULE, "monthly": CAP_RULE}, optional=True)
+BUDGETS_RULE = Keys(
+    {
+        "run": CAP_RULE,
+        "daily": CAP_RULE,
+        "monthly": CAP_RULE,
+        "origins": DictOf(
+            Text(choices=RUN_ORIGINS), CAPS_RULE, shape='{"admin"|"command"|"automatic": caps}'
+        ),
+    }
+)
+# No cap on runs an editor starts; automatic sync spends at most this a day unless configured.
+DEFAULT_BUDGETS: dict[str, Any] = {"origins": {"automatic": {"daily": {"characters": 100_000}}}}
 
 
 @dataclass(frozen=True)
@@ -141,6 +162,18 @@ class BulkTranslateSettings:
         metadata=declared(Number(minimum=0), "preflight price per million billed characters."),
     )
     CURRENCY: str = field(default="EUR", metadata=declared(Text(), "preflight currency."))
+    BUDGETS: dict[str, Any] = field(
+        default_factory=lambda: dict(DEFAULT_BUDGETS),
+        metadata=declared(
+            BUDGETS_RULE,
+            "spending caps: `run` (each run), `daily` and `monthly` (all runs together, per "
+            "calendar day and month in `TIME_ZONE`), each a dict of `characters` (sent, as the "
+            "preflight counts them) and `cost` (in `CURRENCY`, for translators that report "
+            "money); `origins` adds caps counting only the runs of one origin (`admin`, "
+            "`command`, `automatic`). A run reaching any cap pauses with `budget_exceeded`. "
+            "Setting it replaces the default (see Budgets in the README).",
+        ),
+    )
     CONFIRM_ABOVE_COST: float | None = field(
         default=50.0,
         metadata=declared(

@@ -1,8 +1,9 @@
 """What happens when a step fails: a stable code, a readable message, and how the run reacts.
 
-Quota exhausted pauses the run and bad credentials stop it (both abort the claim); transient
-failures (rate limits, timeouts, a busy database, a source edited mid-unit) send the unit back
-to pending with exponential back-off until its attempts run out; anything else fails the unit.
+Quota exhausted or a spending cap reached pauses the run and bad credentials stop it (both
+abort the claim); transient failures (rate limits, timeouts, a busy database, a source edited
+mid-unit) send the unit back to pending with exponential back-off until its attempts run out;
+anything else fails the unit.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from django.db.models.functions import Now
 
 from ..conf import get_settings
 from ..errors import (
+    BudgetExceededError,
     ErrorCode,
     QuotaExceededError,
     TranslatorConfigError,
@@ -32,7 +34,7 @@ from ..models import Unit, UnitStatus
 from . import claims, ledger
 from .claims import Claim
 from .finish import stop_run
-from .pauses import pause_for_quota
+from .pauses import pause_for_budget, pause_for_quota
 from .work import UnitWork
 
 logger = logging.getLogger(__name__)
@@ -76,6 +78,9 @@ def guard_errors(claim: Claim, works: list[UnitWork], step: Callable[[], None]) 
         close_units(claim.token, works, UnitStatus.SKIPPED, err.code, err.message)
     except QuotaExceededError as err:
         pause_for_quota(claim.run.pk, err.message)
+        raise ClaimAborted from err
+    except BudgetExceededError as err:
+        pause_for_budget(claim.run.pk, err)
         raise ClaimAborted from err
     except TranslatorConfigError as err:
         close_units(claim.token, works, UnitStatus.FAILED, err.code, err.message)

@@ -10,6 +10,7 @@ unit table, not the task table, is the source of truth, so a sweep:
 * restarts the coordinator of a run whose enumeration stopped before it was done;
 * queues workers for a running run with claimable units and no worker activity lately;
 * finishes runs whose last unit ended on a path that did not finish the run;
+* resumes runs paused for quota after a while, and runs paused by a budget that has room again;
 * queues automatic sync's dispatch when changes wait past their window (its task was lost).
 
 Every time comparison uses the database clock. The sweep runs as a self-re-queuing task while a
@@ -38,7 +39,7 @@ from ..sync.pending import overdue_changes, rearm_overdue_dispatch
 from .claims import recover_expired_leases
 from .finish import try_finish_run
 from .leases import release_lease, take_lease
-from .pauses import resume_run
+from .pauses import resume_run, retry_after_budget
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +55,7 @@ class SweepReport:
     workers_queued: int = 0
     runs_finished: int = 0
     quota_retries: int = 0
+    budget_resumes: int = 0
     sync_dispatches: int = 0
 
     def as_dict(self) -> dict[str, int]:
@@ -81,6 +83,7 @@ def sweep() -> SweepReport:
     report.leases_returned, report.leases_failed = recover_expired_leases(units_of_active_runs())
     report.orphans_cancelled = cancel_orphaned_units()
     report.quota_retries = retry_quota_paused_runs()
+    report.budget_resumes = resume_budget_paused_runs()
     report.sync_dispatches = int(rearm_overdue_dispatch())
     for run in Run.objects.in_progress().only("pk", "enumeration_done"):
         if not run.enumeration_done and restart_coordinator(run.pk):
@@ -159,13 +162,21 @@ def retry_quota_paused_runs() -> int:
     return sum(resume_run(run_id) for run_id in due.values_list("pk", flat=True))
 
 
+def resume_budget_paused_runs() -> int:
+    """Resume runs paused by a cap that has room again (its period rolled over, or the cap was
+    raised in the settings)."""
+    paused = Run.objects.paused_for_budget().values_list("pk", flat=True)
+    return sum(retry_after_budget(run_id) for run_id in paused)
+
+
 def any_run_active() -> bool:
-    """Runs that need the janitor: in progress, or waiting for the translator's quota; and
-    automatic sync's changes whose dispatch is late (its task lost with a worker)."""
+    """Runs that need the janitor: in progress, or waiting for the translator's quota or for
+    room in a budget; and automatic sync's changes whose dispatch is late (its task lost with
+    a worker)."""
+    waiting = (ErrorCode.QUOTA_EXCEEDED, ErrorCode.BUDGET_EXCEEDED)
     return (
         Run.objects.filter(
-            Q(status__in=RunStatus.in_progress)
-            | Q(status=RunStatus.PAUSED, error_code=ErrorCode.QUOTA_EXCEEDED)
+            Q(status__in=RunStatus.in_progress) | Q(status=RunStatus.PAUSED, error_code__in=waiting)
         ).exists()
         or overdue_changes().exists()
     )

@@ -22,6 +22,7 @@ from django.db import OperationalError, transaction
 from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Coalesce
 
+from ..budgets import enforcement as budgets
 from ..errors import ErrorCode
 from ..localize.strings import valid_markup
 from ..models import Run, SentOutcome, SentText, SpentRequest, Unit, UnitStatus
@@ -70,11 +71,17 @@ def retry_while_busy(store: Callable[[], T], attempts: int = STORE_ATTEMPTS) -> 
 
 
 def record_request(
-    run: Run, locale_id: int, sent: list[str], owners: dict[str, int], results: Translations
+    run: Run,
+    locale_id: int,
+    sent: list[str],
+    owners: dict[str, int],
+    results: Translations,
+    budget_token: str | None = None,
 ) -> None:
     """Write one answered request to the ledger and bill its units, retried while busy.
 
-    ``owners`` maps each sent text to the unit it is billed to.
+    ``owners`` maps each sent text to the unit it is billed to; the request's budget
+    reservation (``budget_token``) ends in the same transaction, so its spend counts once.
     """
     request = uuid.uuid4()
     rows = [sent_row(run, locale_id, request, text, owners.get(text), results) for text in sent]
@@ -94,6 +101,8 @@ def record_request(
                 Unit.objects.filter(pk=unit_id).update(
                     billed_characters=F("billed_characters") + characters
                 )
+        if budget_token:
+            budgets.release(budget_token)
 
     retry_while_busy(store)
 
@@ -115,7 +124,13 @@ def spent_request(
     )
 
 
-def record_unanswered(run: Run, locale_id: int, sent: list[str], owners: dict[str, int]) -> None:
+def record_unanswered(
+    run: Run,
+    locale_id: int,
+    sent: list[str],
+    owners: dict[str, int],
+    budget_token: str | None = None,
+) -> None:
     """Write a request that failed before any answer came: it went out, and the provider may
     have billed it, so the run's report shows it beside what was billed."""
     request = uuid.uuid4()
@@ -131,7 +146,13 @@ def record_unanswered(run: Run, locale_id: int, sent: list[str], owners: dict[st
         )
         for text in sent
     ]
-    retry_while_busy(lambda: SentText.objects.bulk_create(rows))
+
+    def store() -> None:
+        SentText.objects.bulk_create(rows)
+        if budget_token:
+            budgets.release(budget_token)
+
+    retry_while_busy(store)
 
 
 def sent_length(text: str) -> int:

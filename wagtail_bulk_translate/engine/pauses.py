@@ -1,8 +1,11 @@
-"""Pausing and resuming runs: by an editor, or because the translator's quota ran out.
+"""Pausing and resuming runs: by an editor, because the translator's quota ran out, or
+because a spending cap was reached.
 
 A quota pause is retried after ``QUOTA_RETRY_SECONDS`` (a deferred task, or the janitor on
 backends that cannot defer); a run still out of quota pauses again at its first claim, so the
-run polls the quota until it comes back.
+run polls the quota until it comes back. A budget pause goes on once every cap has room again
+for what the refused request needed: checked by a task deferred to when the cap's period rolls
+over, and by every janitor sweep (a cap raised in the settings is seen within one interval).
 """
 
 from __future__ import annotations
@@ -11,7 +14,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import schedule
-from ..errors import ErrorCode
+from ..budgets.enforcement import has_room
+from ..errors import BudgetExceededError, ErrorCode
 from ..models import Run, RunStatus, UnitStatus
 from .translator_settings import take_current_translator
 
@@ -30,6 +34,16 @@ def pause_for_quota(run_id: int, message: str) -> None:
     )
     if paused:
         schedule.retry_quota_later(run_id)
+
+
+def pause_for_budget(run_id: int, err: BudgetExceededError) -> None:
+    """Pause the run for a cap; the first worker to hit it records what it needed."""
+    with transaction.atomic():
+        paused = pause_run(run_id, code=ErrorCode.BUDGET_EXCEEDED, message=err.message)
+        if paused:
+            Run.objects.filter(pk=run_id).update(budget_needs=err.needs)
+    if paused and err.resumes_at is not None:
+        schedule.retry_budget_later(run_id, err.resumes_at)
 
 
 def resume_run(run_id: int) -> bool:
@@ -60,3 +74,9 @@ def retry_after_quota(run_id: int) -> bool:
     """Resume the run if it is still paused for quota; True if it resumed."""
     still_paused = Run.objects.paused_for_quota().filter(pk=run_id).exists()
     return still_paused and resume_run(run_id)
+
+
+def retry_after_budget(run_id: int) -> bool:
+    """Resume the run if it is paused for a budget that has room again; True if it resumed."""
+    run = Run.objects.paused_for_budget().filter(pk=run_id).first()
+    return run is not None and has_room(run) and resume_run(run_id)

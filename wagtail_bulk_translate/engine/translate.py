@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import time
 import uuid
+from decimal import Decimal
 
 from wagtail.models import Locale
 
+from ..budgets import enforcement as budgets
 from ..errors import ErrorCode, TransientTranslatorError, TranslatorError, UnitError
 from ..localize.strings import (
     machine_tool_name,
@@ -119,15 +121,19 @@ def known_translations(
 def send_request(
     run: Run, translator: BulkTranslator, locale: Locale, works: list[UnitWork], batch: list[str]
 ) -> set[str]:
-    """One provider request: reserve its texts, send, record and store the answer at once.
+    """One provider request: reserve its texts and its spend, send, record and store the
+    answer at once. A request the budgets cut short sends the rest in another (refused, and the
+    run paused, when nothing of it fits).
 
     Returns the texts of the batch that another worker is paying for right now (not sent).
     """
     token = uuid.uuid4().hex
+    rest: list[str] = []
     try:
         batch, elsewhere = reserve_texts(run, locale, token, batch, works)
         if not batch:
             return elsewhere
+        batch, rest = within_budget(run, translator, locale, token, batch, works)
         owners = billed_units(batch, works)
         try:
             results = call_translator(translator, run.source_locale, locale, batch, works)
@@ -136,19 +142,53 @@ def send_request(
             # for: keep them, so resuming does not send them again.
             partial = err.partial or Translations()
             answered = [t for t in batch if t in partial.texts or t in partial.billed_characters]
+            transient = isinstance(err, TransientTranslatorError)
             if answered or partial.spend is not None:
-                ledger.record_request(run, locale.pk, answered, owners, partial)
+                # The budget reservation ends with the request's last ledger write.
+                last = None if transient else token
+                ledger.record_request(run, locale.pk, answered, owners, partial, last)
                 accept(run, locale, works, {}, partial)
-            if isinstance(err, TransientTranslatorError):  # no answer: billed, maybe
+            if transient:  # no answer: billed, maybe
                 lost = [t for t in batch if t not in answered]
-                ledger.record_unanswered(run, locale.pk, lost, owners)
+                ledger.record_unanswered(run, locale.pk, lost, owners, token)
             raise
-        ledger.record_request(run, locale.pk, batch, owners, results)
+        ledger.record_request(run, locale.pk, batch, owners, results, token)
         accept(run, locale, works, {}, results)
-        return elsewhere
     finally:
         # Only once the translations are stored: a worker waiting for them then finds them.
         reservations.release(token)
+        budgets.release(token)
+    if rest and claims.still_held(works):
+        elsewhere |= send_request(run, translator, locale, works, rest)
+    return elsewhere
+
+
+def within_budget(
+    run: Run,
+    translator: BulkTranslator,
+    locale: Locale,
+    token: str,
+    batch: list[str],
+    works: list[UnitWork],
+) -> tuple[list[str], list[str]]:
+    """The texts of the request that fit the budgets (reserved under ``token``), and the rest.
+
+    Raises BudgetExceededError when none fits: the run pauses, nothing was sent.
+    """
+    sizes = [ledger.sent_length(text) for text in batch]
+    allowed = budgets.reserve(
+        run, token, sizes, lambda: estimated_cost(translator, run, locale, batch, works)
+    )
+    return batch[:allowed], batch[allowed:]
+
+
+def estimated_cost(
+    translator: BulkTranslator, run: Run, locale: Locale, batch: list[str], works: list[UnitWork]
+) -> Decimal | None:
+    """What the translator expects the request to cost (None: it does not report money)."""
+    context = text_contexts(works, batch) if translator.reads_context else None
+    spend = translator.estimate_spend(run.source_locale, locale, batch, context)
+    return None if spend is None else Decimal(str(spend.cost))
 
 
 def call_translator(

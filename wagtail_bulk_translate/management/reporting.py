@@ -217,5 +217,6 @@ def format_preflight(result: Preflight) -> str:
     if result.usage:
         used, limit = result.usage.characters_used, result.usage.character_limit
         lines.append(f"Translator usage: {used} of {limit or 'unlimited'} characters")
+    lines.extend(f"Budget: {budget.text()}" for budget in result.budgets)
     lines.extend(f"Warning: {warning}" for warning in result.warnings)
     return "\n".join(lines)

@@ -4,7 +4,7 @@ the glossary with the house style per locale, and automatic sync.
 The unit table, not the task queue, is the source of truth for the work.
 """
 
-from .billing import SentOutcome, SentText, SpentRequest
+from .billing import BudgetReservation, SentOutcome, SentText, SpentRequest
 from .choices import (
     ContentSource,
     Mode,
@@ -35,6 +35,7 @@ __all__ = [
     "LEASE_EXPIRED_MESSAGE",
     "READY",
     "TRANSLATED",
+    "BudgetReservation",
     "ContentSource",
     "DeepLGlossary",
     "Formality",

@@ -48,7 +48,11 @@ class SentText(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        indexes = [models.Index(fields=["run", "locale", "text_hash"], name="wbt_sent_text_idx")]
+        indexes = [
+            models.Index(fields=["run", "locale", "text_hash"], name="wbt_sent_text_idx"),
+            # The budgets sum a calendar day's or month's spending over every run.
+            models.Index(fields=["created_at"], name="wbt_sent_text_time_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.text_hash[:12]} → {self.locale_id}: {self.characters} ({self.outcome})"
@@ -75,7 +79,31 @@ class SpentRequest(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        indexes = [models.Index(fields=["run", "locale"], name="wbt_spent_request_idx")]
+        indexes = [
+            models.Index(fields=["run", "locale"], name="wbt_spent_request_idx"),
+            models.Index(fields=["created_at"], name="wbt_spent_request_time_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.request}: {self.prompt_tokens}+{self.completion_tokens} tokens, {self.cost}"
+
+
+class BudgetReservation(models.Model):
+    """What one translator request about to go out will spend, counted against the budgets
+    until the request is in the ledger (deleted in the same transaction) or its worker died
+    (``expires_at``, the unit lease's length): two workers checking a cap at once cannot both
+    spend the same room (see :mod:`wagtail_bulk_translate.budgets.enforcement`).
+    """
+
+    token = models.UUIDField(unique=True)
+    run = models.ForeignKey(
+        "wagtail_bulk_translate.Run", on_delete=models.CASCADE, related_name="+"
+    )
+    characters = models.PositiveIntegerField(default=0)
+    # The translator's own estimate, for translators that report money (0 for the others).
+    cost = models.DecimalField(max_digits=14, decimal_places=6, default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.token}: {self.characters} characters, {self.cost}"

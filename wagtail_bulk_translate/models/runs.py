@@ -32,6 +32,9 @@ class RunQuerySet(models.QuerySet):
     def paused_for_quota(self) -> RunQuerySet:
         return self.filter(status=RunStatus.PAUSED, error_code=ErrorCode.QUOTA_EXCEEDED)
 
+    def paused_for_budget(self) -> RunQuerySet:
+        return self.filter(status=RunStatus.PAUSED, error_code=ErrorCode.BUDGET_EXCEEDED)
+
     def pause(self, *, code: str = "", message: str = "") -> int:
         """Pause the runs in progress (a compare-and-set); returns how many paused."""
         return self.in_progress().update(
@@ -96,6 +99,9 @@ class Run(models.Model):
     worker_chains = models.PositiveSmallIntegerField(default=0)
     # When a deferred worker task is due to come back; one such task per run at a time.
     wakeup_at = models.DateTimeField(null=True, blank=True)
+    # Paused by a budget: what the refused request's first text needs ({"characters": n,
+    # "cost": "x"}); the run goes on once every cap has that much room again.
+    budget_needs = models.JSONField(null=True, blank=True)
     reverted_at = models.DateTimeField(null=True, blank=True)
     units_total = models.PositiveIntegerField(default=0)
     strings_translated = models.PositiveBigIntegerField(default=0)

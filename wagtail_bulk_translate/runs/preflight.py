@@ -22,6 +22,7 @@ from typing import Any
 from django.contrib.contenttypes.models import ContentType
 from wagtail.models import Locale
 
+from ..budgets.report import BudgetLeft, budgets_left, estimate_warnings
 from ..conf import get_settings
 from ..engine.context import text_context
 from ..engine.needs_work import objects_needing_work
@@ -31,7 +32,7 @@ from ..engine.text_kinds import plain_text
 from ..glossary.staleness import pair_changes
 from ..localize.segments import extract, unstored_strings
 from ..localize.strings import translation_memory
-from ..models import ContentSource, Mode
+from ..models import ContentSource, Mode, RunOrigin
 from ..objects import find_by_content_type
 from ..scope.definition import Scope, model_label, validate_scope
 from ..scope.enumeration import ScopedObject, iter_scope
@@ -72,6 +73,8 @@ class Preflight:
     # "changed" mode: units with work to do (missing, edited since, or outdated by a glossary
     # or house style change; see engine.needs_work); the others are skipped at no cost.
     units_needing_work: int | None = None
+    # What is left of each cap a run of this origin would be held by (see budgets.report).
+    budgets: list[BudgetLeft] = field(default_factory=list)
 
     @property
     def total_characters(self) -> int:
@@ -105,6 +108,7 @@ class Preflight:
             "usage": self.usage.as_dict() if self.usage else None,
             "warnings": self.warnings,
             "estimated_spend": spend_dict(self.spend),
+            "budgets": [budget.as_dict() for budget in self.budgets],
             **self.to_send(),
         }
 
@@ -125,6 +129,7 @@ def preflight(
     mode: str = Mode.CHANGED,
     content_source: str = ContentSource.LIVE,
     sample_size: int = DEFAULT_SAMPLE_SIZE,
+    origin: str = RunOrigin.ADMIN,
 ) -> Preflight:
     """Count and price a run without starting it (raises the errors start_run would).
 
@@ -196,7 +201,15 @@ def preflight(
         result.warnings.append(
             f"Strings and characters are estimated from {result.sampled_objects} objects."
         )
+    check_budgets(result, origin)
     return result
+
+
+def check_budgets(result: Preflight, origin: str) -> None:
+    """What is left of each budget, and a warning for each one the estimate exceeds."""
+    result.budgets = budgets_left(origin)
+    cost = money(result.spend.cost) if result.spend is not None else None
+    result.warnings += estimate_warnings(result.budgets, result.total_characters, cost)
 
 
 def empty_scope_reason(result: Preflight) -> str:

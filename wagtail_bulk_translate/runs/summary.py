@@ -6,6 +6,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from ..budgets.report import budget_report
 from ..engine.janitor import keep_janitor_alive
 from ..engine.ledger import Billing, billing
 from ..models import Run, RunTally
@@ -52,6 +53,8 @@ def run_summary(run: Run) -> dict[str, Any]:
         "duration_seconds": duration,
         "error_code": run.error_code,
         "error_message": run.error_message,
+        # The caps that hold the run, what is left of each, and when a budget pause ends.
+        "budget": budget_report(run),
         # Page child counts found wrong in the subtrees the run wrote, repaired at its end.
         "tree_repairs": run.tree_repairs,
         "translator_change": run.translator_change,

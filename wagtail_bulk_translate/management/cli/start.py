@@ -52,7 +52,12 @@ def print_estimate(
     command: Any, options: dict[str, Any], scope: api.Scope, source: Locale, targets: list[str]
 ) -> None:
     result = api.preflight(
-        scope, source, targets, mode=options["mode"], content_source=options["content"]
+        scope,
+        source,
+        targets,
+        mode=options["mode"],
+        content_source=options["content"],
+        origin=RunOrigin.COMMAND,
     )
     if options["json"]:
         command.stdout.write(json.dumps(result.as_dict(), indent=2))

@@ -1,0 +1,44 @@
+"""Workers checking a cap at the same instant cannot both spend its last room (PostgreSQL: the
+advisory lock; SQLite's single writer is covered end to end, tests/e2e/test_budgets.py)."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+
+import pytest
+from django.db import connection, connections
+
+from tests import factories as f
+from wagtail_bulk_translate.budgets import enforcement
+from wagtail_bulk_translate.errors import BudgetExceededError
+from wagtail_bulk_translate.models import BudgetReservation, Run
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_reservations_never_pass_a_character_cap(conf):
+    if connection.vendor != "postgresql":
+        pytest.skip("threads share SQLite's in-memory test database")
+    conf(BUDGETS={"daily": {"characters": 100}})
+    run = Run.objects.create(source_locale=f.locales()["en"], translator_class="x.Y")
+    granted: list[int] = []
+    start = threading.Barrier(6)
+
+    def worker() -> None:
+        try:
+            start.wait()
+            while True:
+                try:
+                    granted.append(enforcement.reserve(run, uuid.uuid4().hex, [7], lambda: None))
+                except BudgetExceededError:
+                    return
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=worker) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sum(granted) == 14  # 14 x 7 = 98: the 15th would pass 100, whoever asked
+    assert sum(BudgetReservation.objects.values_list("characters", flat=True)) == 98

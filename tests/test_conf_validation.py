@@ -38,6 +38,18 @@ BAD_VALUES = {
     "REVIEW_MIN_LENGTH_RATIO": [-0.1, "0.5", None],
     "REVIEW_MAX_LENGTH_RATIO": [0, -1, "2.5", None],
     "REVIEW_MIN_CHARACTERS": [-1, 2.5, "20", None],
+    "BUDGETS": [
+        "100",
+        {"daily": 5},
+        {"daily": {"characters": -1}},
+        {"daily": {"characters": 2.5}},
+        {"weekly": {"characters": 5}},
+        {"origins": {"robot": {"daily": {"characters": 5}}}},
+    ],
+    "SYNC_ENABLED": [1, "yes", None],
+    "SYNC_WINDOW_SECONDS": [-1, "300", None],
+    "SYNC_PUBLISH_POLICY": ["live", "", None],
+    "SYNC_ON_SOURCE_REMOVED": ["delete", "", None],
 }
 
 # key → values the key accepts (besides its default).
@@ -72,6 +84,15 @@ GOOD_VALUES = {
     "REVIEW_MIN_LENGTH_RATIO": [0, 0.8],
     "REVIEW_MAX_LENGTH_RATIO": [1.5, 4],
     "REVIEW_MIN_CHARACTERS": [0, 100],
+    "BUDGETS": [
+        {},
+        {"daily": {"characters": 1000}},
+        {"run": {"cost": 2.5}, "origins": {"automatic": {"monthly": {"characters": 0}}}},
+    ],
+    "SYNC_ENABLED": [True, False],
+    "SYNC_WINDOW_SECONDS": [0, 30],
+    "SYNC_PUBLISH_POLICY": ["draft", "publish", "mirror"],
+    "SYNC_ON_SOURCE_REMOVED": ["report", "ignore"],
 }
 
 

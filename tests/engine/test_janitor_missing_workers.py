@@ -113,4 +113,3 @@ def test_a_backend_that_cannot_list_its_queue_counts_live_claims_only(quiet_run,
     schedule.start_worker_chains(quiet_run.pk, 2)
 
     assert schedule.queued_tasks("process_units", quiet_run.pk) is None
-

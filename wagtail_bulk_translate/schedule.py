@@ -27,7 +27,7 @@ _tasks: dict[str, Any] = {}
 
 # django-tasks priorities run from -100 to 100; the default is 0.
 PRIORITY = 10
-PRIORITIES = {"janitor_sweep": 20}
+PRIORITIES = {"janitor_sweep": 20, "janitor_guard": 20}
 
 
 def register(task_obj: Any) -> Any:
@@ -96,6 +96,27 @@ def start_worker_chains(run_id: int, count: int) -> None:
         enqueue("process_units", run_id)
 
 
+def queued_tasks(name: str, *args: Any) -> int | None:
+    """How many ``name`` tasks with these arguments wait in the queue, ready to start; None
+    when the backend cannot tell (only django-tasks-db's database backend can: the task API has
+    no way to list a queue)."""
+    backend = configured(name).get_backend()
+    try:
+        from django_tasks_db.backend import DatabaseBackend
+        from django_tasks_db.models import DBTaskResult
+    except ImportError:  # another backend: django-tasks-db is not installed
+        return None
+    if not isinstance(backend, DatabaseBackend):
+        return None
+    ready = DBTaskResult.objects.ready().filter(
+        backend_name=backend.alias, task_path=configured(name).module_path
+    )
+    wanted = list(args)
+    return sum(
+        1 for stored in ready.values_list("args_kwargs", flat=True) if stored["args"] == wanted
+    )
+
+
 def continue_worker(run_id: int, when: datetime | None = None) -> None:
     enqueue("process_units", run_id, when=when)
 
@@ -131,6 +152,12 @@ def next_janitor_sweep(token: str) -> None:
     interval = get_settings().JANITOR_INTERVAL_SECONDS
     if interval and can_defer():
         enqueue("janitor_sweep", token, when=in_seconds(interval))
+
+
+def guard_janitor(after_seconds: float) -> None:
+    """A check, ``after_seconds`` from now, that the janitor's chain is still alive (it takes the
+    chain over if not); queued with each lease the chain takes."""
+    enqueue("janitor_guard", when=in_seconds(after_seconds))
 
 
 # --- revert ------------------------------------------------------------------------------------

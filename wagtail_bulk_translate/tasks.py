@@ -69,6 +69,14 @@ def janitor_sweep(token: str | None = None) -> dict[str, Any]:
 @schedule.register
 @task()
 @in_writers_wait
+def janitor_guard() -> dict[str, Any]:
+    """Take the janitor's chain over if it died (queued with each lease the chain takes)."""
+    return janitor.take_over_if_dead()
+
+
+@schedule.register
+@task()
+@in_writers_wait
 def revert_units(run_id: int) -> dict[str, Any]:
     """Revert a run's units for one time budget; re-queues itself until all are done."""
     done = undo.revert_and_continue(run_id)

@@ -39,5 +39,12 @@ def test_within_writers_wait_sqlite_transactions_begin_immediate_and_wait(plain_
 
 
 def test_every_plugin_task_runs_within_writers_wait():
-    for name in ("coordinate_run", "process_units", "retry_after_quota", "janitor_sweep"):
+    names = (
+        "coordinate_run",
+        "process_units",
+        "retry_after_quota",
+        "janitor_sweep",
+        "janitor_guard",
+    )
+    for name in names:
         assert getattr(tasks, name).func.__wrapped__, name

@@ -149,8 +149,8 @@ class BulkTranslateSettings:
         default=120,
         metadata=declared(
             SECONDS,
-            "a running run with claimable units and no worker activity for this long gets new "
-            "worker tasks (theirs died with a killed worker process).",
+            "a running run with claimable units and no worker activity for this long gets the "
+            "worker tasks it is missing (theirs died with a killed worker process).",
         ),
     )
     REVERT_WINDOW_DAYS: float = field(

@@ -15,9 +15,16 @@ unit table, not the task table, is the source of truth, so a sweep:
 
 Every time comparison uses the database clock. The sweep runs as a self-re-queuing task while a
 run is active (one chain at a time, held by a lease) and as ``manage.py bulk_translate_janitor``.
-A chain can still die (a task killed before it queued its successor and left RUNNING by the
-backend): every worker task, coordinator tick, control action and status read re-arms it once
-its lease has lapsed while a run is active (:func:`rearm_if_lapsed`).
+
+A chain can die: its task killed before it queued its successor, and left RUNNING by the
+backend. When every worker chain is dead too, no task is left to notice. So whoever takes or
+renews the janitor's lease while a run is active queues a guard with it, in one transaction: a
+``janitor_guard`` task due one interval after that lease will have lapsed. While the chain
+lives, each guard finds the lease renewed and exits; once it died, the first guard due takes the
+lease over and sweeps (and queues its own guard). A queued task is not lost when a worker is
+killed, only a running one, so the janitor stops for good only if the chain dies and then the
+guard that finds it dead is killed too, before it took over. Every worker task, coordinator
+tick, control action and status read re-arms a lapsed chain as well (:func:`rearm_if_lapsed`).
 """
 
 from __future__ import annotations
@@ -66,10 +73,10 @@ def sweep_and_continue(token: str | None = None) -> dict[str, Any]:
     """One janitor task: the next sweep is queued before this one runs, so a worker killed
     mid-sweep does not end the chain; the lease (passed along as ``token``) keeps duplicate
     chains out."""
-    token = acquire_janitor_lease(token)
+    active = any_run_active()
+    token = acquire_janitor_lease(token, guarded=active)
     if token is None:
         return {"ran": False}
-    active = any_run_active()
     if active:
         schedule.next_janitor_sweep(token)
     report = sweep()
@@ -134,24 +141,42 @@ def restart_coordinator(run_id: int) -> bool:
 
 
 def restart_stalled_workers(run_id: int) -> int:
-    """Queue workers for claimable units nobody has touched for STALL_SECONDS."""
+    """Queue the worker chains a run is missing once nobody claimed its units for STALL_SECONDS.
+
+    Quiet is not dead: on a loaded machine a claim can take longer than that, and a queued
+    chain can wait behind other tasks longer than that. Only the chains missing are queued, not
+    a full set every STALL_SECONDS (which piled up chains, and load, while claims were slow).
+    """
     stall = timedelta(seconds=get_settings().STALL_SECONDS)
-    claimable = Unit.objects.filter(run_id=run_id).claimable().count()
-    if not claimable:
-        return 0
     quiet = Q(heartbeat_at__lt=Now() - stall) | Q(
         heartbeat_at__isnull=True, started_at__lt=Now() - stall
     )
+    stalled = Run.objects.filter(pk=run_id, status=RunStatus.RUNNING).filter(quiet)
+    if not stalled.exists():
+        return 0
+    claimable = Unit.objects.filter(run_id=run_id).claimable().count()
+    missing = schedule.workers_needed(claimable) - live_worker_chains(run_id)
+    if missing <= 0:
+        return 0
     with transaction.atomic():
-        taken = (
-            Run.objects.filter(pk=run_id, status=RunStatus.RUNNING)
-            .filter(quiet)
-            .update(heartbeat_at=Now())
-        )
-        if not taken:
+        # A compare-and-set: of two sweeps at once, one queues them.
+        if not stalled.update(heartbeat_at=Now()):
             return 0
-        transaction.on_commit(lambda: schedule.start_workers(run_id, claimable))
-    return schedule.workers_needed(claimable)
+        transaction.on_commit(lambda: schedule.start_worker_chains(run_id, missing))
+    return missing
+
+
+def live_worker_chains(run_id: int) -> int:
+    """Worker chains of a run known to be alive: those holding a claim whose lease is live (their
+    LeaseKeeper renews it while they work), and those queued and ready to start (on a backend
+    that can tell, see :func:`.schedule.queued_tasks`)."""
+    holding = (
+        Unit.objects.filter(run_id=run_id, status=UnitStatus.RUNNING, lease_expires_at__gte=Now())
+        .values("lease_token")
+        .distinct()
+        .count()
+    )
+    return holding + (schedule.queued_tasks("process_units", run_id) or 0)
 
 
 def retry_quota_paused_runs() -> int:
@@ -182,6 +207,14 @@ def any_run_active() -> bool:
     )
 
 
+def take_over_if_dead() -> dict[str, Any]:
+    """A guard's task: the janitor's chain died if its lease lapsed while a run is active; then
+    this guard takes the lease and carries the chain on. Otherwise it exits."""
+    if not any_run_active():
+        return {"ran": False}
+    return sweep_and_continue(None)
+
+
 def keep_janitor_alive() -> None:
     """Re-arm the janitor if its chain died; best effort, never failing the caller.
 
@@ -206,7 +239,7 @@ def rearm_if_lapsed() -> bool:
         return False
     if janitor_lease_alive() or not any_run_active():
         return False
-    token = take_lease(janitor_lease_row(), None, interval * 3, **LEASE_FIELDS)
+    token = acquire_janitor_lease(None, guarded=True)
     if token is None:
         return False  # another caller re-armed it first
     transaction.on_commit(lambda: schedule.resume_janitor(token))
@@ -214,7 +247,7 @@ def rearm_if_lapsed() -> bool:
 
 
 def janitor_lease_alive() -> bool:
-    return JanitorLease.objects.filter(pk=1, token__isnull=False, expires_at__gte=Now()).exists()
+    return not lease_takeable(None)
 
 
 def janitor_lease_row() -> Any:
@@ -222,10 +255,34 @@ def janitor_lease_row() -> Any:
     return JanitorLease.objects.filter(pk=1)
 
 
-def acquire_janitor_lease(token: str | None) -> str | None:
-    """Take the single janitor lease (or renew our own); None if another chain holds it."""
+def acquire_janitor_lease(token: str | None, *, guarded: bool) -> str | None:
+    """Take the single janitor lease (or renew our own); None if another chain holds it.
+
+    ``guarded`` (a run is active, the chain goes on): the lease is taken with a guard queued in
+    the same transaction, due one interval after this lease will have lapsed (see the module's
+    docstring). Only a call that may take the lease queues one, so guards do not multiply.
+    """
     interval = get_settings().JANITOR_INTERVAL_SECONDS or 60
-    return take_lease(janitor_lease_row(), token, interval * 3, **LEASE_FIELDS)
+    lease_seconds = interval * 3
+    rows = janitor_lease_row()
+    if not guarded or not schedule.can_defer():
+        return take_lease(rows, token, lease_seconds, **LEASE_FIELDS)
+    if not lease_takeable(token):
+        return None
+    with transaction.atomic():
+        # One transaction: the lease is never renewed without its guard, and its expiry (the
+        # database clock, read a moment after the guard's due time was set) falls an interval
+        # before that due time.
+        schedule.guard_janitor(after_seconds=lease_seconds + interval)
+        return take_lease(rows, token, lease_seconds, **LEASE_FIELDS)
+
+
+def lease_takeable(token: str | None) -> bool:
+    """The lease is free, lapsed, or ours (``token``)."""
+    held_by_another = JanitorLease.objects.filter(pk=1, token__isnull=False, expires_at__gte=Now())
+    if token is not None:
+        held_by_another = held_by_another.exclude(token=token)
+    return not held_by_another.exists()
 
 
 def release_janitor_lease(token: str) -> None:

@@ -48,12 +48,16 @@ run_permission_policy = RunPermissionPolicy(Run)
 
 
 def register_run_permission_policy() -> None:
-    """Register the policy where Wagtail 8 looks it up (menu items, generic views)."""
+    register_policy(Run, run_permission_policy)
+
+
+def register_policy(model: Any, policy: Any) -> None:
+    """Register a model's policy where Wagtail 8 looks it up (menu items, generic views)."""
     try:
         from wagtail.permissions import register_permission_policy
     except ImportError:  # Wagtail 7.x takes it from the viewset and views only
         return
-    register_permission_policy(Run, run_permission_policy, exact_class=True)
+    register_permission_policy(model, policy, exact_class=True)
 
 
 def can_manage_runs(user: Any) -> bool:

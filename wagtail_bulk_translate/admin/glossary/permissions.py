@@ -13,7 +13,7 @@ from django.contrib.auth.models import Permission
 from wagtail.permission_policies import ModelPermissionPolicy
 
 from ...models import DeepLGlossary, GlossaryTerm, HouseStyle
-from ..permissions import MANAGE_RUNS, MANAGE_RUNS_PERMISSION
+from ..permissions import MANAGE_RUNS, MANAGE_RUNS_PERMISSION, register_policy
 
 
 class GlossaryPermissionPolicy(ModelPermissionPolicy):
@@ -52,10 +52,5 @@ POLICIES = (term_permission_policy, house_style_permission_policy, deepl_glossar
 
 
 def register_glossary_permission_policies() -> None:
-    """Register the policies where Wagtail 8 looks them up (menu items, generic views)."""
-    try:
-        from wagtail.permissions import register_permission_policy
-    except ImportError:  # Wagtail 7.x takes them from the viewsets and views only
-        return
     for policy in POLICIES:
-        register_permission_policy(policy.model, policy, exact_class=True)
+        register_policy(policy.model, policy)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...models import SyncConfiguration
 from ..glossary.permissions import GlossaryPermissionPolicy
+from ..permissions import register_policy
 
 
 class SyncPermissionPolicy(GlossaryPermissionPolicy):
@@ -15,9 +16,4 @@ sync_permission_policy = SyncPermissionPolicy(SyncConfiguration)
 
 
 def register_sync_permission_policy() -> None:
-    """Register the policy where Wagtail 8 looks it up (menu items, generic views)."""
-    try:
-        from wagtail.permissions import register_permission_policy
-    except ImportError:  # Wagtail 7.x takes it from the viewset and views only
-        return
-    register_permission_policy(SyncConfiguration, sync_permission_policy, exact_class=True)
+    register_policy(SyncConfiguration, sync_permission_policy)

@@ -45,7 +45,7 @@ class TranslationState(models.TextChoices):
     """Edited outside the translation pipeline: runs keep its edits (outside overwrite mode)."""
     OUTDATED = "outdated", _("Outdated")
     """The source changed after its last translation (or the translator's output did)."""
-    DRAFT_WAITING = "draft_waiting", _("Draft waiting to be published")
+    DRAFT_WAITING = "draft_waiting", _("Up to date (draft)")
     """Machine-translated as a draft that nobody has published yet."""
     TRANSLATED = "translated", _("Translated")
     """Translated; the model records no edit times, so whether it is current is unknown."""

@@ -53,7 +53,7 @@ def test_published_translation_is_up_to_date_and_a_draft_one_waits(start, task_q
     states = states_of(story)
 
     assert states["fr"].state == "up_to_date"
-    assert states["de"].state == "draft_waiting" and states["de"].label.startswith("Draft")
+    assert states["de"].state == "draft_waiting" and states["de"].label == "Up to date (draft)"
     assert states["de"].last.run_id == run.pk
     assert states["es"].state == "missing"
 

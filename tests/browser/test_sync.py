@@ -65,7 +65,7 @@ def test_editor_syncs_a_site_pauses_and_catches_up(editor_page, live_site, scree
         expect(page.get_by_text("All automatic translation is paused.").first).to_be_visible()
         manage(live_site.env, "shell", "--no-imports", "-c", PUBLISH.format(pk=article))
         page.reload()
-        expect(page.locator("[data-bt-sync-pending]")).to_contain_text("3 publishes")
+        expect(page.locator("[data-bt-sync-pending]")).to_contain_text("3 publishes, last by Edith")
         screenshot(page, "automatic_sync")
 
         page.locator("[data-bt-sync-switch]").click()

@@ -18,6 +18,7 @@ def test_status_says_what_is_synced_and_what_waits(synced, publish, conf, run_co
     assert "Automatic sync is on" in out
     assert "synced.test (on): “Home” tree → de, fr" in out
     assert "1 change(s) waiting." in out
+    assert f"  Waiting (page {synced.story.pk}, 1 publish(es))" in out  # named by its title
 
     document = json.loads(run_command("sync", "status", "--json")[0])
     assert document["paused"] is False and document["pending_total"] == 1

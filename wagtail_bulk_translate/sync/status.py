@@ -6,10 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from wagtail.admin.utils import get_user_display_name
 
 from ..conf import get_settings
 from ..errors import ErrorCode
 from ..models import PendingChange, Run, RunOrigin, RunStatus, SyncConfiguration, SyncEvent
+from ..objects import find_by_content_type
 from .pending import sync_paused
 
 RECENT = 10
@@ -32,12 +34,25 @@ def configuration_row(configuration: SyncConfiguration) -> dict[str, Any]:
     }
 
 
+def person(user: Any) -> str | None:
+    """The name the admin shows for a user (not the username), None for nobody."""
+    return get_user_display_name(user) if user else None
+
+
+def object_title(change: PendingChange) -> str:
+    instance = find_by_content_type(change.content_type_id, change.object_id)
+    if instance is None:  # deleted since it was published
+        return f"{change.content_type.name} {change.object_id}"
+    return str(instance)
+
+
 def pending_row(change: PendingChange) -> dict[str, Any]:
     return {
         "content_type": change.content_type.model,
         "object_id": change.object_id,
+        "title": object_title(change),
         "changes": change.changes,
-        "changed_by": str(change.changed_by) if change.changed_by else None,
+        "changed_by": person(change.changed_by),
         "first_changed_at": change.first_changed_at.isoformat(),
         "due_at": change.due_at.isoformat(),
         "waiting_reason": change.waiting_reason,
@@ -49,7 +64,7 @@ def run_row(run: Run) -> dict[str, Any]:
         "id": run.pk,
         "status": run.status,
         "waiting_for_budget": waiting_for_budget(run),
-        "published_by": str(run.created_by) if run.created_by else None,
+        "published_by": person(run.created_by),
         "created_at": run.created_at.isoformat(),
     }
 
@@ -58,7 +73,7 @@ def event_row(event: SyncEvent) -> dict[str, Any]:
     return {
         "kind": event.kind,
         "object": event.object_repr,
-        "by": str(event.user) if event.user else None,
+        "by": person(event.user),
         "at": event.created_at.isoformat(),
     }
 

@@ -94,8 +94,8 @@ def status_lines(status: dict[str, Any]) -> list[str]:
     for change in status["pending"][:20]:
         why = f": {change['waiting_reason']}" if change["waiting_reason"] else ""
         lines.append(
-            f"  {change['content_type']} {change['object_id']} ({change['changes']} publish(es)) "
-            f"due {change['due_at']}{why}"
+            f"  {change['title']} ({change['content_type']} {change['object_id']}, "
+            f"{change['changes']} publish(es)) due {change['due_at']}{why}"
         )
     for run in status["recent_runs"]:
         budget = " (waiting for budget)" if run["waiting_for_budget"] else ""

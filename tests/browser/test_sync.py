@@ -81,7 +81,9 @@ def test_editor_syncs_a_site_pauses_and_catches_up(editor_page, live_site, scree
         assert automatic == [(1,)]
         titles = live_site.query(
             "SELECT count(*) FROM wagtail_bulk_translate_unit u JOIN wagtailcore_page p "
-            "ON p.translation_key = u.object_key WHERE p.id = ? AND u.status = 'succeeded'",
+            "ON p.translation_key = u.object_key JOIN wagtail_bulk_translate_run r "
+            "ON r.id = u.run_id WHERE p.id = ? AND u.status = 'succeeded' "
+            "AND r.origin = 'automatic'",
             article,
         )
         assert titles == [(1,)]  # once, into French

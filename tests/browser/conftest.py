@@ -95,7 +95,7 @@ class LiveSite:
                 stderr=subprocess.STDOUT,
             )
         )
-        self.processes += start_workers(self.env, 1)
+        self.processes += start_workers(self.env, 1, log_dir=self.directory)
         self.wait_until_serving()
 
     def wait_until_serving(self) -> None:

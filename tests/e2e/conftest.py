@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import sqlite3
 import uuid
 from pathlib import Path
 
 import pytest
+
+from tests.e2e.helpers import manage
 
 HERE = Path(__file__).resolve().parent
 
@@ -22,25 +26,70 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.e2e)
 
 
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory):
+    """One database migrated per session: each test starts from a copy of it (a migrate takes
+    15-20 s on a loaded machine; a copy, well under one). A SQLite file, or a PostgreSQL
+    database that CREATE DATABASE ... TEMPLATE copies."""
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    base_url = os.environ.get("DATABASE_URL")
+    if not base_url:
+        path = tmp_path_factory.mktemp("e2e-template") / "template.sqlite3"
+        manage({**env, "SQLITE_PATH": str(path)}, "migrate", "--verbosity", "0")
+        with sqlite3.connect(path) as conn:  # everything in the main file, so a copy is whole
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        yield path
+        return
+    name = f"wbt_e2e_template_{uuid.uuid4().hex[:10]}"
+    with admin_connection(base_url) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        manage({**env, "DATABASE_URL": database_url(base_url, name)}, "migrate", "--verbosity", "0")
+        yield name
+    finally:
+        with admin_connection(base_url) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 @pytest.fixture
-def site_env(tmp_path):
-    """Environment variables pointing the sandbox at a brand-new database."""
+def site_env(tmp_path, migrated_database):
+    """Environment variables pointing the sandbox at a brand-new, migrated database."""
+    yield from new_database_env(tmp_path, migrated_database)
+
+
+@pytest.fixture
+def empty_site_env(tmp_path):
+    """Environment variables pointing the sandbox at a brand-new, empty database."""
+    yield from new_database_env(tmp_path, None)
+
+
+def new_database_env(tmp_path, template):
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
     base_url = os.environ.get("DATABASE_URL")
     if not base_url:
         env["SQLITE_PATH"] = str(tmp_path / "e2e.sqlite3")
+        if template is not None:
+            shutil.copyfile(template, env["SQLITE_PATH"])
         yield env
         return
+    name = f"wbt_e2e_{uuid.uuid4().hex[:10]}"
+    copy = f' TEMPLATE "{template}"' if template is not None else ""
+    with admin_connection(base_url) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"{copy}')
+    env["DATABASE_URL"] = database_url(base_url, name)
+    yield env
+    with admin_connection(base_url) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def database_url(base_url: str, name: str) -> str:
+    return base_url.rsplit("/", 1)[0] + f"/{name}"
+
+
+def admin_connection(base_url: str):
     import psycopg
 
-    name = f"wbt_e2e_{uuid.uuid4().hex[:10]}"
-    admin_url = base_url.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    env["DATABASE_URL"] = base_url.rsplit("/", 1)[0] + f"/{name}"
-    yield env
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    return psycopg.connect(database_url(base_url, "postgres"), autocommit=True)
 
 
 @pytest.fixture

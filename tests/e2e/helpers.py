@@ -13,6 +13,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -32,9 +33,20 @@ def manage(env, *args, check=True, timeout=300) -> subprocess.CompletedProcess:
     return result
 
 
-def start_workers(env, count: int) -> list[subprocess.Popen]:
-    return [
-        subprocess.Popen(
+def start_workers(env, count: int, log_dir: Path | None = None) -> list[subprocess.Popen]:
+    """``count`` db_worker processes; each one's log goes to a file (``worker_log`` reads it).
+
+    A file, not a pipe: nobody reads a pipe while the worker runs, and once 64 KiB of log
+    filled it the worker blocked on its next log line and took no more tasks (a live site's
+    worker stopped after a few runs).
+    """
+    workers = []
+    for i in range(count):
+        if log_dir is None:
+            log = tempfile.TemporaryFile("w+")  # noqa: SIM115 (read after the worker stops)
+        else:
+            log = open(log_dir / f"worker-{i}.log", "w+")  # noqa: SIM115 (read after the worker stops)
+        worker = subprocess.Popen(
             [
                 *MANAGE,
                 "db_worker",
@@ -50,11 +62,19 @@ def start_workers(env, count: int) -> list[subprocess.Popen]:
             env=env,
             cwd=ROOT,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=log,
             text=True,
         )
-        for i in range(count)
-    ]
+        worker.log = log
+        workers.append(worker)
+    return workers
+
+
+def worker_log(worker: subprocess.Popen) -> str:
+    """What a worker started by ``start_workers`` has logged so far."""
+    worker.log.flush()
+    worker.log.seek(0)
+    return worker.log.read()
 
 
 def stop_workers(workers: list[subprocess.Popen], timeout: float = 30) -> None:
@@ -302,7 +322,6 @@ def translate_seeded_site(
 ) -> tuple[dict, WorkerPool]:
     """A fresh demo site of ``pages`` pages translated by a pool of workers (see run_with_pool);
     returns the run's summary and the pool (its deaths and killed workers)."""
-    manage(env, "migrate", "--verbosity", "0")
     manage(env, "seed_demo", "--pages", str(pages))
     pool = WorkerPool(env, size=workers)
     try:

@@ -38,7 +38,6 @@ def wait_while(env, statuses: tuple[str, ...], timeout: float = 240) -> dict:
 
 def test_a_daily_cap_pauses_the_run_and_raising_it_lets_it_finish(crash_env):
     env = with_settings(crash_env, LEASE_SECONDS=30, STALL_SECONDS=10)
-    manage(env, "migrate", "--verbosity", "0")
     manage(env, "seed_demo", "--pages", "12")
     start = ("bulk_translate", "start", "--all", "--locales", "fr,de", "--publish", "mirror")
     estimate = json.loads(manage(env, *start, "--estimate", "--json").stdout)

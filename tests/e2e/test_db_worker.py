@@ -13,7 +13,6 @@ from tests.e2e.helpers import (
 
 
 def test_whole_site_translates_with_real_workers(site_env):
-    manage(site_env, "migrate", "--verbosity", "0")
     manage(site_env, "seed_demo", "--pages", "24")
     workers = start_workers(site_env, 2)
     try:

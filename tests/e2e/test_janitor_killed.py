@@ -38,7 +38,6 @@ print(sum(1 for result in guards.values_list("return_value", flat=True) if resul
 
 def test_run_finishes_after_the_janitor_and_every_worker_chain_died(crash_env):
     crash_env["WBT_CRASH_AT"] = "janitor_sweep"
-    manage(crash_env, "migrate", "--verbosity", "0")
     manage(crash_env, "seed_demo", "--pages", "20")
     start_whole_site_run(crash_env)
     (worker,) = start_workers(crash_env, 1)

@@ -76,7 +76,6 @@ def test_a_demo_run_through_a_language_model_succeeds_paying_each_text_once(site
 
 def test_an_exhausted_quota_pauses_the_run_and_resume_finishes_it(site_env, fake_server):
     env = llm_env(site_env, fake_server, QUOTA_RETRY_SECONDS=3600)
-    manage(env, "migrate", "--verbosity", "0")
     manage(env, "seed_demo", "--pages", "10")
     fake_server.exhaust_quota_after(4)
     workers = start_workers(env, 2)

@@ -49,7 +49,6 @@ def units_report(env) -> dict:
 
 
 def test_three_deliveries_of_one_coordinator_create_each_unit_once(crash_env):
-    manage(crash_env, "migrate", "--verbosity", "0")
     manage(crash_env, "seed_demo", "--pages", "40")
     start_whole_site_run(crash_env)
     manage(crash_env, "shell", "--no-imports", "-c", DELIVER_COORDINATOR_AGAIN)
@@ -69,7 +68,6 @@ def test_three_deliveries_of_one_coordinator_create_each_unit_once(crash_env):
 
 
 def test_two_starts_at_the_same_moment_translate_each_pair_once(crash_env):
-    manage(crash_env, "migrate", "--verbosity", "0")
     manage(crash_env, "seed_demo", "--pages", "40")
     workers = start_workers(crash_env, 3)
     try:

@@ -28,7 +28,6 @@ print(json.dumps([
 
 
 def test_only_the_unit_that_kills_its_worker_fails(crash_env):
-    manage(crash_env, "migrate", "--verbosity", "0")
     manage(crash_env, "seed_demo", "--pages", "30")
     poison_key = manage(crash_env, "shell", "--no-imports", "-c", LEAF_PAGE_KEY).stdout.strip()
     overrides = json.loads(crash_env["WBT_SETTINGS"])

@@ -70,7 +70,6 @@ def wait_for_automatic_run(env, page: int, timeout: float = 240) -> dict:
 def test_three_publishes_in_the_window_are_translated_once_by_a_real_worker(site_env):
     site_env["DJANGO_SETTINGS_MODULE"] = "tests.e2e.settings"
     site_env["WBT_SETTINGS"] = json.dumps({"SYNC_ENABLED": True, "SYNC_WINDOW_SECONDS": 4})
-    manage(site_env, "migrate", "--verbosity", "0")
     manage(site_env, "seed_demo", "--pages", "12")
     manage(site_env, "shell", "--no-imports", "-c", SETUP)
     workers = start_workers(site_env, 1)

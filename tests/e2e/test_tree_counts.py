@@ -56,7 +56,6 @@ def test_child_counts_stay_right_when_a_parent_is_rewritten_while_children_are_a
         {**overrides, "LEASE_SECONDS": 300, "UNITS_PER_CLAIM": 2}
     )
     crash_env["WBT_CRASH_AT"] = "slow_parent_write"
-    manage(crash_env, "migrate", "--verbosity", "0")
     manage(crash_env, "seed_demo", "--pages", "12")
     pool = WorkerPool(crash_env, size=3)
     try:

@@ -24,13 +24,13 @@ TAKEN_OVER = "tests.engine.test_keepalive.TakenOverTranslator"
 
 
 class OutlivingTranslator(RecordingTranslator):
-    """Each call outlives the lease (``LEASE_SECONDS`` 1) twice over, then plays another worker
+    """Each call outlives the lease (``LEASE_SECONDS`` 2) twice over, then plays another worker
     trying to take the claim's units over, as one would after the lease expired."""
 
     taken_by_others: ClassVar[list[int]] = []
 
     def translate_texts(self, source_locale, target_locale, texts):
-        time.sleep(2.5)
+        time.sleep(4.5)
         run_id = Unit.objects.filter(status=UnitStatus.RUNNING).values_list("run_id").first()[0]
         claims.recover_expired_leases(Unit.objects.all())
         _token, units = claims.claim_units(run_id, 10)
@@ -77,7 +77,7 @@ def test_a_call_outliving_the_lease_keeps_its_units_and_is_paid_once(
 ):
     RecordingTranslator.reset()
     OutlivingTranslator.taken_by_others = []
-    conf(LEASE_SECONDS=1, UNITS_PER_CLAIM=10)
+    conf(LEASE_SECONDS=2, UNITS_PER_CLAIM=10)
     start_translation(start, one_page, OUTLIVING, conf)
 
     task_queue.drain()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from types import TracebackType
 
 from django.db import DatabaseError, connection, connections
@@ -26,6 +27,9 @@ from ..conf import get_settings
 from . import claims
 
 logger = logging.getLogger(__name__)
+
+RETRY_DELAY_SECONDS = 0.02
+MAX_RETRY_DELAY_SECONDS = 0.2
 
 
 class LeaseKeeper:
@@ -67,8 +71,21 @@ class LeaseKeeper:
             connections.close_all()
 
     def _renew(self) -> None:
-        try:
-            claims.renew_unlocked_leases(self.token)
-        except DatabaseError:
-            # A busy database: the next beat tries again, well before the lease runs out.
-            logger.warning("Could not renew the lease of claim %s", self.token, exc_info=True)
+        # A busy database (a write transaction of this claim's own worker on SQLite, a lock
+        # wait cut short) usually frees within milliseconds: keep trying until the next beat
+        # rather than leave the lease a whole beat closer to expiring.
+        deadline = time.monotonic() + self.interval
+        delay = RETRY_DELAY_SECONDS
+        while True:
+            try:
+                claims.renew_unlocked_leases(self.token)
+                return
+            except DatabaseError:
+                if time.monotonic() + delay > deadline:
+                    logger.warning(
+                        "Could not renew the lease of claim %s", self.token, exc_info=True
+                    )
+                    return
+            if self._stop.wait(delay):
+                return
+            delay = min(delay * 2, MAX_RETRY_DELAY_SECONDS)

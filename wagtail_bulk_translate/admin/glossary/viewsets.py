@@ -7,17 +7,15 @@ URL namespaces: ``wagtail_bulk_translate_glossary`` (``index``, ``add``, ``edit`
 
 from __future__ import annotations
 
-from django.contrib.auth.models import Permission
-from django.db.models import QuerySet
 from django.urls import URLPattern, path
 from django.utils.translation import gettext_lazy as _
 from wagtail.admin.panels import FieldPanel, InlinePanel, Panel
 from wagtail.admin.views import generic
 from wagtail.admin.viewsets.base import ViewSetGroup
-from wagtail.admin.viewsets.model import ModelViewSet
 from wagtail.permission_policies import ModelPermissionPolicy
 
 from ...models import DeepLGlossary, GlossaryTerm, HouseStyle
+from ..plugin_viewset import PluginModelViewSet
 from ..views.mixins import ManageRunsRequiredMixin
 from . import terms
 from .csv_views import GlossaryExportView, GlossaryImportView
@@ -29,18 +27,7 @@ from .permissions import (
 )
 
 
-class GlossaryModelViewSet(ModelViewSet):
-    """Shared: no copy or inspect view, no permissions of their own (``manage_runs`` rules)."""
-
-    copy_view_enabled = False
-    inspect_view_enabled = False
-    add_to_reference_index = False
-
-    def get_permissions_to_register(self) -> QuerySet[Permission]:
-        return Permission.objects.none()
-
-
-class GlossaryTermViewSet(GlossaryModelViewSet):
+class GlossaryTermViewSet(PluginModelViewSet):
     model = GlossaryTerm
     name = "wagtail_bulk_translate_glossary"
     url_prefix = "bulk-translate/glossary"
@@ -95,7 +82,7 @@ class HouseStyleDeleteView(ManageRunsRequiredMixin, generic.DeleteView):
     pass
 
 
-class HouseStyleViewSet(GlossaryModelViewSet):
+class HouseStyleViewSet(PluginModelViewSet):
     model = HouseStyle
     name = "wagtail_bulk_translate_house_style"
     url_prefix = "bulk-translate/house-style"
@@ -117,7 +104,7 @@ class HouseStyleViewSet(GlossaryModelViewSet):
         return house_style_permission_policy
 
 
-class DeepLGlossaryViewSet(GlossaryModelViewSet):
+class DeepLGlossaryViewSet(PluginModelViewSet):
     model = DeepLGlossary
     name = "wagtail_bulk_translate_deepl_glossaries"
     url_prefix = "bulk-translate/deepl-glossaries"

@@ -6,21 +6,19 @@ URL namespace ``wagtail_bulk_translate_sync``: ``index``, ``add``, ``edit``, ``d
 
 from __future__ import annotations
 
-from django.contrib.auth.models import Permission
-from django.db.models import QuerySet
 from django.urls import URLPattern, path
 from django.utils.translation import gettext_lazy as _
 from wagtail.admin.panels import FieldPanel, ObjectList, Panel
-from wagtail.admin.viewsets.model import ModelViewSet
 from wagtail.permission_policies import ModelPermissionPolicy
 
 from ...models import SyncConfiguration
+from ..plugin_viewset import PluginModelViewSet
 from . import views
 from .forms import SyncConfigurationForm
 from .permissions import sync_permission_policy
 
 
-class SyncViewSet(ModelViewSet):
+class SyncViewSet(PluginModelViewSet):
     model = SyncConfiguration
     name = "wagtail_bulk_translate_sync"
     url_prefix = "bulk-translate/sync"
@@ -28,9 +26,6 @@ class SyncViewSet(ModelViewSet):
     menu_label = _("Automatic sync")
     menu_order = 252
     add_to_admin_menu = True
-    copy_view_enabled = False
-    inspect_view_enabled = False
-    add_to_reference_index = False
     index_view_class = views.SyncIndexView
     add_view_class = views.SyncCreateView
     edit_view_class = views.SyncEditView
@@ -39,9 +34,6 @@ class SyncViewSet(ModelViewSet):
     @property
     def permission_policy(self) -> ModelPermissionPolicy:
         return sync_permission_policy
-
-    def get_permissions_to_register(self) -> QuerySet[Permission]:
-        return Permission.objects.none()
 
     def get_edit_handler(self) -> Panel:
         panels = [

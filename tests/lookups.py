@@ -1,10 +1,11 @@
-"""Looking at what a run did: its units per object and status, and the translations it made."""
+"""Looking at what a run did: its units per object and status, and the translations it made;
+and running its queued tasks until it pauses."""
 
 from __future__ import annotations
 
 from wagtail.models import Page
 
-from wagtail_bulk_translate.models import Run, Unit
+from wagtail_bulk_translate.models import Run, RunStatus, Unit
 
 
 def unit_of(run: Run, obj, code: str = "fr") -> Unit:
@@ -28,3 +29,13 @@ def translated(obj, code: str) -> bool:
     return model.objects.filter(
         translation_key=obj.translation_key, locale__language_code=code
     ).exists()
+
+
+def run_until_paused(task_queue, run: Run, max_tasks: int = 200) -> Run:
+    for _ in range(max_tasks):
+        run.refresh_from_db()
+        if run.status == RunStatus.PAUSED:
+            return run
+        assert task_queue.pending(), f"the run ended {run.status} without pausing"
+        task_queue.run_next()
+    raise AssertionError("the run never paused")

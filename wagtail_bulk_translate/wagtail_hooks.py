@@ -5,6 +5,8 @@ from typing import Any
 from django.urls import URLPattern, URLResolver
 from wagtail import hooks
 
+from .admin.budgets.permissions import register_budget_permission_policy
+from .admin.budgets.viewsets import BudgetViewSet
 from .admin.bulk_actions import TranslatePagesBulkAction, TranslateSnippetsBulkAction
 from .admin.coverage_report import CoverageMenuItem, coverage_menu_item, coverage_urls
 from .admin.glossary.log_actions import register_glossary_log_actions
@@ -29,6 +31,7 @@ from .admin.viewsets import RunViewSet
 register_run_permission_policy()
 register_glossary_permission_policies()
 register_sync_permission_policy()
+register_budget_permission_policy()
 
 
 @hooks.register("register_admin_viewset")
@@ -44,6 +47,11 @@ def register_glossary_viewsets() -> GlossaryViewSetGroup:
 @hooks.register("register_admin_viewset")
 def register_sync_viewset() -> SyncViewSet:
     return SyncViewSet()
+
+
+@hooks.register("register_admin_viewset")
+def register_budget_viewset() -> BudgetViewSet:
+    return BudgetViewSet()
 
 
 @hooks.register("register_log_actions")

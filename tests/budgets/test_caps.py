@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from wagtail_bulk_translate.budgets.caps import Cap, caps_for
+import pytest
+
+from wagtail_bulk_translate.budgets.caps import ADMIN, Cap, caps_for, configured_caps
 from wagtail_bulk_translate.conf import setting_problems
 from wagtail_bulk_translate.conf.settings import RUN_ORIGINS
-from wagtail_bulk_translate.models import RunOrigin
+from wagtail_bulk_translate.models import BudgetCap, RunOrigin
 
 
+@pytest.mark.django_db
 def test_by_default_editors_runs_have_no_cap_and_automatic_ones_a_daily_one(settings):
     settings.WAGTAIL_BULK_TRANSLATE = {}
     assert caps_for(RunOrigin.ADMIN) == []
@@ -17,6 +20,7 @@ def test_by_default_editors_runs_have_no_cap_and_automatic_ones_a_daily_one(sett
     assert caps_for(RunOrigin.AUTOMATIC) == [Cap("daily", "automatic", characters=100_000)]
 
 
+@pytest.mark.django_db
 def test_global_caps_and_the_origins_own_all_apply(settings):
     settings.WAGTAIL_BULK_TRANSLATE = {
         "BUDGETS": {
@@ -31,6 +35,28 @@ def test_global_caps_and_the_origins_own_all_apply(settings):
         Cap("daily", "admin", characters=1000),
     ]
     assert caps_for(RunOrigin.AUTOMATIC) == caps_for(RunOrigin.ADMIN)[:2]
+
+
+@pytest.mark.django_db
+def test_a_cap_set_in_the_admin_replaces_the_settings_cap_of_its_period_and_origin(settings):
+    settings.WAGTAIL_BULK_TRANSLATE = {"BUDGETS": {"daily": {"characters": 1000}}}
+    BudgetCap.objects.create(period="daily", origin="", characters=50)
+    BudgetCap.objects.create(period="monthly", origin="automatic", cost=Decimal("3.50"))
+
+    assert caps_for(RunOrigin.AUTOMATIC) == [
+        Cap("daily", None, characters=50, set_in=ADMIN),
+        Cap("monthly", "automatic", cost=Decimal("3.50"), set_in=ADMIN),
+    ]
+    assert caps_for(RunOrigin.ADMIN) == [Cap("daily", None, characters=50, set_in=ADMIN)]
+
+
+@pytest.mark.django_db
+def test_a_cap_set_in_the_admin_without_limits_lifts_the_settings_cap(settings):
+    settings.WAGTAIL_BULK_TRANSLATE = {}  # the default: 100,000 characters a day for automatic runs
+    BudgetCap.objects.create(period="daily", origin="automatic")
+
+    assert caps_for(RunOrigin.AUTOMATIC) == []
+    assert configured_caps(with_lifted=True) == [Cap("daily", "automatic", set_in=ADMIN)]
 
 
 def test_caps_describe_themselves():

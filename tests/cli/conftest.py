@@ -18,6 +18,7 @@ from django.db import connection
 
 from wagtail_bulk_translate.management.cli import controls as controls_module
 from wagtail_bulk_translate.management.cli import waiting as waiting_module
+from wagtail_bulk_translate.management.commands import bulk_translate as command_module
 
 
 @pytest.fixture
@@ -94,3 +95,17 @@ def run_exit_code(*args):
     except CommandError as error:
         code = error.returncode
     return code, out.getvalue(), err.getvalue()
+
+
+def parser_for_command_line():
+    """The parser ``manage.py bulk_translate`` builds (argparse errors exit like the real CLI)."""
+    cmd = command_module.Command()
+    cmd._called_from_command_line = True
+    return cmd.create_parser("manage.py", "bulk_translate")
+
+
+def parse_error(capsys, *argv):
+    with pytest.raises(SystemExit) as excinfo:
+        parser_for_command_line().parse_args(list(argv))
+    assert excinfo.value.code == 2
+    return capsys.readouterr().err

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 from wagtail.models import Page
 
-from tests.cli.conftest import run_waiting
-from wagtail_bulk_translate.management.commands import bulk_translate as command_module
+from tests.cli.conftest import parse_error, parser_for_command_line, run_waiting
 from wagtail_bulk_translate.models import Run, RunStatus
 
 pytestmark = pytest.mark.django_db
@@ -24,19 +23,6 @@ SUBCOMMANDS = [
     "promote",
     "revert",
 ]
-
-
-def parser_for_command_line():
-    cmd = command_module.Command()
-    cmd._called_from_command_line = True
-    return cmd.create_parser("manage.py", "bulk_translate")
-
-
-def parse_error(capsys, *argv):
-    with pytest.raises(SystemExit) as excinfo:
-        parser_for_command_line().parse_args(list(argv))
-    assert excinfo.value.code == 2
-    return capsys.readouterr().err
 
 
 def help_of(capsys, subcommand):

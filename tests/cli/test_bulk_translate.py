@@ -12,8 +12,7 @@ import pytest
 from django.core.management import call_command
 
 from tests import factories as f
-from tests.cli.conftest import run_exit_code, run_waiting
-from wagtail_bulk_translate.management.commands import bulk_translate as command_module
+from tests.cli.conftest import parser_for_command_line, run_exit_code, run_waiting
 from wagtail_bulk_translate.models import Run, RunOrigin, RunStatus, Unit, UnitStatus
 
 pytestmark = pytest.mark.django_db
@@ -27,13 +26,6 @@ LONG_TITLE = "x" * 300  # Page.title is max_length=255: the translated page cann
 
 def codes(run: Run) -> set[str]:
     return set(run.target_locales.values_list("language_code", flat=True))
-
-
-def parser_for_command_line():
-    """The parser ``manage.py bulk_translate`` builds (argparse errors exit like the real CLI)."""
-    cmd = command_module.Command()
-    cmd._called_from_command_line = True
-    return cmd.create_parser("manage.py", "bulk_translate")
 
 
 # --- bad arguments: exit code 2, a message naming the problem, nothing created ---------------

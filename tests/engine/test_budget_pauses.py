@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.db.models import Count, Sum
 
-from tests.lookups import counts
+from tests.lookups import counts, run_until_paused
 from wagtail_bulk_translate import api
 from wagtail_bulk_translate.engine import janitor
 from wagtail_bulk_translate.errors import ErrorCode
@@ -40,16 +40,6 @@ def sweep(django_capture_on_commit_callbacks):
             return janitor.sweep()
 
     return _sweep
-
-
-def run_until_paused(task_queue, run: Run, max_tasks: int = 200) -> Run:
-    for _ in range(max_tasks):
-        run.refresh_from_db()
-        if run.status == RunStatus.PAUSED:
-            return run
-        assert task_queue.pending(), f"the run ended {run.status} without pausing"
-        task_queue.run_next()
-    raise AssertionError("the run never paused")
 
 
 def sent_characters(run: Run) -> int:

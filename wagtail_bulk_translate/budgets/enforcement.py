@@ -136,7 +136,7 @@ def refusal(run: Run, caps: list[Cap], needed: dict[str, Any], now: datetime) ->
         else "It goes on once the cap is raised"
     )
     message = (
-        f"{reached[0].upper()}{reached[1:]}. {when} (WAGTAIL_BULK_TRANSLATE['BUDGETS']). "
+        f"{reached[0].upper()}{reached[1:]}. {when} (Bulk translation → Budgets). "
         "Nothing is lost: what was translated is kept and the rest waits."
     )
     return BudgetExceededError(message, resumes_at, needed)

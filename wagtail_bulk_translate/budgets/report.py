@@ -13,7 +13,7 @@ from django.utils import timezone
 from ..conf import get_settings
 from ..errors import ErrorCode
 from ..models import Run, RunStatus
-from .caps import Cap, caps_for
+from .caps import Cap, caps_for, configured_caps
 from .periods import SPENT_WHEN, period_end
 from .spending import Spent, spent_against
 
@@ -47,6 +47,7 @@ class BudgetLeft:
             "cost_spent": money(self.spent.cost) if self.cap.cost is not None else None,
             "cost_left": money(self.cost_left),
             "currency": get_settings().CURRENCY,
+            "set_in": self.cap.set_in,
             "resets_at": self.resets_at.isoformat() if self.resets_at else None,
         }
 
@@ -69,10 +70,18 @@ def money(value: Decimal | None) -> str | None:
 
 def budgets_left(origin: str, run: Run | None = None) -> list[BudgetLeft]:
     """Every cap a run of ``origin`` is held by, with what is left of it now."""
+    return left_of(caps_for(origin), run)
+
+
+def every_budget_left() -> list[BudgetLeft]:
+    """Every cap in force with what is left of it now (a per-run cap: all of it, for a new run)."""
+    return left_of(configured_caps(), None)
+
+
+def left_of(caps: list[Cap], run: Run | None) -> list[BudgetLeft]:
     now = timezone.now()
     return [
-        BudgetLeft(cap, spent_against(cap, run, now), period_end(cap.period, now))
-        for cap in caps_for(origin)
+        BudgetLeft(cap, spent_against(cap, run, now), period_end(cap.period, now)) for cap in caps
     ]
 
 

@@ -5,6 +5,7 @@ The unit table, not the task queue, is the source of truth for the work.
 """
 
 from .billing import BudgetReservation, SentOutcome, SentText, SpentRequest
+from .budgets import BudgetCap, CapPeriod
 from .choices import (
     ContentSource,
     Mode,
@@ -35,7 +36,9 @@ __all__ = [
     "LEASE_EXPIRED_MESSAGE",
     "READY",
     "TRANSLATED",
+    "BudgetCap",
     "BudgetReservation",
+    "CapPeriod",
     "ContentSource",
     "DeepLGlossary",
     "Formality",

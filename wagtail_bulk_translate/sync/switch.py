@@ -17,6 +17,7 @@ from wagtail.log_actions import log
 from .. import schedule
 from ..engine.pauses import pause_run, resume_run
 from ..models import PendingChange, Run, RunOrigin, RunStatus, SyncConfiguration, SyncSwitch
+from ..users import signed_in_user
 
 PREFIX = "wagtail_bulk_translate.sync"
 PAUSED = f"{PREFIX}.paused"
@@ -34,22 +35,18 @@ def switch_row() -> SyncSwitch:
     return SyncSwitch.objects.get_or_create(pk=1)[0]
 
 
-def user_or_none(user: Any) -> Any:
-    return user if getattr(user, "is_authenticated", False) else None
-
-
 def pause_all(user: Any = None) -> int:
     """Pause all automatic translation; returns how many automatic runs were paused."""
     with transaction.atomic():
         switch = switch_row()
         SyncSwitch.objects.filter(pk=1).update(
-            paused=True, changed_at=timezone.now(), changed_by=user_or_none(user)
+            paused=True, changed_at=timezone.now(), changed_by=signed_in_user(user)
         )
         running = Run.objects.in_progress().filter(origin=RunOrigin.AUTOMATIC)
         paused = sum(
             pause_run(pk, message=PAUSED_RUN_MESSAGE) for pk in running.values_list("pk", flat=True)
         )
-        log(instance=switch, action=PAUSED, user=user_or_none(user), data={"runs_paused": paused})
+        log(instance=switch, action=PAUSED, user=signed_in_user(user), data={"runs_paused": paused})
     return paused
 
 
@@ -58,12 +55,15 @@ def resume_all(user: Any = None) -> int:
     with transaction.atomic():
         switch = switch_row()
         SyncSwitch.objects.filter(pk=1).update(
-            paused=False, changed_at=timezone.now(), changed_by=user_or_none(user)
+            paused=False, changed_at=timezone.now(), changed_by=signed_in_user(user)
         )
         held = runs_paused_by_the_switch().values_list("pk", flat=True)
         resumed = sum(resume_run(pk) for pk in held)
         log(
-            instance=switch, action=RESUMED, user=user_or_none(user), data={"runs_resumed": resumed}
+            instance=switch,
+            action=RESUMED,
+            user=signed_in_user(user),
+            data={"runs_resumed": resumed},
         )
         transaction.on_commit(schedule.dispatch_sync_changes)
     return resumed
@@ -86,7 +86,7 @@ def set_site_paused(configuration_id: int, paused: bool, user: Any = None) -> bo
             return False
         configuration = SyncConfiguration.objects.get(pk=configuration_id)
         action = SITE_PAUSED if paused else SITE_RESUMED
-        log(instance=configuration, action=action, user=user_or_none(user))
+        log(instance=configuration, action=action, user=signed_in_user(user))
         if not paused:
             PendingChange.objects.filter(held_by_pause=True).update(
                 held_by_pause=False, waiting_reason=""

@@ -10,6 +10,7 @@ from django.core.management.base import CommandParser
 
 from ...errors import ErrorCode
 from ...models import ContentSource, Mode, PublishPolicy, UnitStatus
+from .budgets import add_budget_arguments
 from .review import add_review_arguments
 from .sync import add_sync_arguments
 
@@ -101,6 +102,9 @@ def add_subcommands(parser: CommandParser) -> None:
     add_review_arguments(subcommand("review", "The review queue: flagged translations."))
     add_sync_arguments(
         subcommand("sync", "Automatic sync: its state, pause or resume it (all, or a site).")
+    )
+    add_budget_arguments(
+        subcommand("budgets", "Spending caps: what is left of each, set or remove a cap.")
     )
 
 

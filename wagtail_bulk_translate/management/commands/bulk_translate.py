@@ -18,6 +18,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from wagtail_bulk_translate.errors import BulkTranslateError
 from wagtail_bulk_translate.management.cli.arguments import add_subcommands
+from wagtail_bulk_translate.management.cli.budgets import handle_budgets
 from wagtail_bulk_translate.management.cli.controls import handle_control
 from wagtail_bulk_translate.management.cli.reports import handle_list, handle_status, handle_units
 from wagtail_bulk_translate.management.cli.review import handle_review
@@ -32,6 +33,7 @@ HANDLERS = {
     "units": handle_units,
     "review": handle_review,
     "sync": handle_sync,
+    "budgets": handle_budgets,
 }
 
 

@@ -8,6 +8,7 @@ from django.contrib.auth.models import Group, Permission
 from wagtail.models import GroupPagePermission, Page
 
 from tests import factories
+from wagtail_bulk_translate.models import GlossaryTerm, GlossaryTranslation
 
 
 def admin_user(django_user_model, username: str, *, manage_runs: bool, pages=()):
@@ -123,3 +124,31 @@ def make_run(*, units: int = 0, status: str = "running", user=None, canary_size=
 @pytest.fixture
 def run_factory(db):
     return make_run
+
+
+@pytest.fixture
+def flagged_run(site_tree, start, task_queue, recording_translator):
+    """A publishing run into French of the site; the glossary's "Summary" → "Résumé" is
+    ignored by the translator, so every article waits for review as a draft."""
+    locales = factories.locales()
+    term = GlossaryTerm.objects.create(source_locale=locales["en"], source_term="Summary")
+    GlossaryTranslation.objects.create(term=term, target_locale=locales["fr"], target_term="Résumé")
+    run = start(
+        scope={"pages": [{"id": site_tree["home"].pk, "descendants": True}]},
+        source_locale="en",
+        target_locales=["fr"],
+        publish_policy="publish",
+    )
+    task_queue.drain()
+    return run
+
+
+@pytest.fixture
+def reviewer_client(client, django_user_model, site_tree):
+    """Manages runs and may edit and publish every page (both language trees)."""
+    user = admin_user(
+        django_user_model, "reviewer", manage_runs=True, pages=[Page.get_first_root_node()]
+    )
+    client.force_login(user)
+    client.user = user
+    return client

@@ -8,9 +8,7 @@ from django.urls import reverse
 from wagtail.log_actions import registry as log_registry
 from wagtail.models import Page
 
-from tests import factories
-from tests.admin.conftest import admin_user
-from wagtail_bulk_translate.models import GlossaryTerm, GlossaryTranslation, ReviewState, Unit
+from wagtail_bulk_translate.models import ReviewState, Unit
 from wagtail_bulk_translate.runs.review import ACCEPTED, DISMISSED, RETRANSLATED
 
 pytestmark = pytest.mark.django_db
@@ -20,34 +18,6 @@ QUEUE = "wagtail_bulk_translate_review:index"
 
 def action_url(action: str) -> str:
     return reverse("wagtail_bulk_translate_review:action", args=[action])
-
-
-@pytest.fixture
-def flagged_run(site_tree, start, task_queue, recording_translator):
-    """A publishing run into French of the site; the glossary's "Summary" → "Résumé" is
-    ignored by the translator, so every article waits for review as a draft."""
-    locales = factories.locales()
-    term = GlossaryTerm.objects.create(source_locale=locales["en"], source_term="Summary")
-    GlossaryTranslation.objects.create(term=term, target_locale=locales["fr"], target_term="Résumé")
-    run = start(
-        scope={"pages": [{"id": site_tree["home"].pk, "descendants": True}]},
-        source_locale="en",
-        target_locales=["fr"],
-        publish_policy="publish",
-    )
-    task_queue.drain()
-    return run
-
-
-@pytest.fixture
-def reviewer_client(client, django_user_model, site_tree):
-    """Manages runs and may edit and publish every page (both language trees)."""
-    user = admin_user(
-        django_user_model, "reviewer", manage_runs=True, pages=[Page.get_first_root_node()]
-    )
-    client.force_login(user)
-    client.user = user
-    return client
 
 
 def unit_of(run, page) -> Unit:

@@ -1,6 +1,6 @@
 """In a real browser, as the demo's editor (not a superuser): a run whose translator ignores a
 glossary term leaves the page in the review queue as a draft; the editor finds it and accepts it,
-which publishes it."""
+which publishes it; on another, corrects the term and translates it again in one flow."""
 
 from __future__ import annotations
 
@@ -20,9 +20,10 @@ ADD_TERM = """
 from wagtail.models import Locale, Page
 from wagtail_bulk_translate.models import GlossaryTerm, GlossaryTranslation
 page = Page.objects.get(pk={page_id})
-term = GlossaryTerm.objects.create(source_locale=page.locale, source_term=page.title)
-GlossaryTranslation.objects.create(
-    term=term, target_locale=Locale.objects.get(language_code="fr"), target_term="{target}"
+term, _ = GlossaryTerm.objects.get_or_create(source_locale=page.locale, source_term=page.title)
+GlossaryTranslation.objects.update_or_create(
+    term=term, target_locale=Locale.objects.get(language_code="fr"),
+    defaults={{"target_term": "{target}"}},
 )
 """
 
@@ -80,3 +81,29 @@ def test_editor_finds_a_flagged_unit_and_accepts_it(editor_page, live_site, scre
     assert live_site.query(
         "SELECT state FROM wagtail_bulk_translate_unitreview WHERE unit_id = ?", unit_id
     ) == [("accepted",)]
+
+
+def test_editor_corrects_the_term_and_translates_again_in_one_flow(editor_page, live_site):
+    run_id, unit_id = flagged_run(live_site)
+    page = editor_page
+    page.goto(live_site.url(f"/admin/bulk-translate/review/?run={run_id}"))
+    page.locator(f'[data-bt-review="{unit_id}"]').locator("[data-bt-review-add-term]").click()
+
+    expect(page.locator("#id_target_term")).to_have_value(TARGET_TERM)  # the flagged term's
+    page.fill("#id_target_term", "CorrectedTerm")
+    page.locator("[data-bt-review-term-submit]").click()
+
+    page.wait_for_url(re.compile(rf"/admin/bulk-translate/review/\?run={run_id}$"))
+    expect(page.get_by_text("is in the glossary; unit #")).to_be_visible()
+    [(state, new_run)] = live_site.query(
+        "SELECT state, retranslated_by_id FROM wagtail_bulk_translate_unitreview WHERE unit_id = ?",
+        unit_id,
+    )
+    assert state == "retranslated"
+    assert wait_for_run(live_site, new_run) == "succeeded"
+    assert live_site.query(
+        "SELECT t.target_term FROM wagtail_bulk_translate_glossarytranslation t "
+        "JOIN wagtail_bulk_translate_glossaryterm g ON g.id = t.term_id "
+        "JOIN wagtailcore_locale l ON l.id = t.target_locale_id WHERE l.language_code = 'fr' "
+        "AND g.id = (SELECT MAX(id) FROM wagtail_bulk_translate_glossaryterm)"
+    ) == [("CorrectedTerm",)]

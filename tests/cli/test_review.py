@@ -8,6 +8,7 @@ import pytest
 from wagtail.log_actions import registry as log_registry
 from wagtail.models import Page
 
+from tests.cli.conftest import parse_error
 from wagtail_bulk_translate.models import (
     GlossaryTerm,
     GlossaryTranslation,
@@ -89,3 +90,44 @@ def test_bad_requests_are_refused_with_a_clear_message(flagged, bad_arguments):
     assert "needs unit ids" in bad_arguments("review", "accept")
     assert "one unit id" in bad_arguments("review", "retranslate", str(unit.pk), "1")
     assert "not waiting for review" in bad_arguments("review", "dismiss", "99999")
+
+
+def test_retranslate_with_a_term_corrects_the_glossary_first(flagged, run_command, task_queue):
+    _run, unit = flagged
+
+    _out, err = run_command(
+        "review", "retranslate", str(unit.pk), "--term", "story=récit", "--json"
+    )
+
+    assert "Added “story” to the glossary. Translating unit" in err
+    assert GlossaryTranslation.objects.get().target_term == "récit"
+    unit.review.refresh_from_db()
+    assert unit.review.state == ReviewState.RETRANSLATED
+    task_queue.drain()
+    assert unit.review.retranslated_by.units.get().status == "succeeded"
+
+
+def test_retranslate_with_a_never_translate_term(flagged, run_command):
+    _run, unit = flagged
+    run_command("review", "retranslate", str(unit.pk), "--never-translate", "Northwind")
+    assert GlossaryTerm.objects.get(source_term="Northwind").never_translate
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["dismiss", "{unit}", "--term", "a=b"], "go with review retranslate only"),
+        (["retranslate", "99999", "--term", "a=b"], "Unit #99999 is not waiting for review"),
+    ],
+)
+def test_term_options_out_of_place_are_refused(flagged, bad_arguments, args, message):
+    _run, unit = flagged
+    assert message in bad_arguments("review", *[a.format(unit=unit.pk) for a in args])
+    assert not GlossaryTerm.objects.filter(source_term="a").exists()
+
+
+@pytest.mark.parametrize("value", ["story", "=récit", "story=", " = "])
+def test_a_term_without_both_sides_is_refused_by_the_parser(capsys, value):
+    assert "--term is SOURCE=TARGET" in parse_error(
+        capsys, "review", "retranslate", "1", "--term", value
+    )

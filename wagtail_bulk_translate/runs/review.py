@@ -22,8 +22,9 @@ from django.utils.translation import gettext_lazy as _
 from wagtail.log_actions import log
 
 from ..errors import RunConfigurationError
+from ..glossary.editing import save_term
 from ..localize.target_writer import can_be_draft
-from ..models import Mode, ReviewState, Run, UnitReview
+from ..models import GlossaryTerm, Mode, ReviewState, Run, UnitReview
 from ..scope.definition import Scope, model_label
 from .start import start_run
 
@@ -180,6 +181,31 @@ def retranslate_review(unit_id: int, user: Any = None) -> Run:
         review = close(review, ReviewState.RETRANSLATED, retranslated_by=new_run)
         log_review(review, user, run=new_run.pk)
     return new_run
+
+
+def retranslate_with_term(
+    unit_id: int,
+    source_term: str,
+    target_term: str = "",
+    *,
+    never_translate: bool = False,
+    case_sensitive: bool = False,
+    user: Any = None,
+) -> tuple[GlossaryTerm, Run]:
+    """Add the term to the glossary for the unit's language pair, then translate it again: the
+    one flow of a translation that got a term wrong. Both, or neither."""
+    with transaction.atomic():
+        unit = pending_review(unit_id).unit
+        term = save_term(
+            unit.run.source_locale_id,
+            unit.target_locale_id,
+            source_term,
+            target_term,
+            never_translate=never_translate,
+            case_sensitive=case_sensitive,
+            user=user,
+        )
+        return term, retranslate_review(unit_id, user)
 
 
 def review_row(review: UnitReview) -> dict[str, Any]:

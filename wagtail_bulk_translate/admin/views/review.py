@@ -3,10 +3,10 @@
 Each flagged unit shows its flagged texts, source beside translation, with the reason (the term,
 the ratio); actions: accept (publishes when the run would have), edit in the translation editor
 (a link to the target's edit view, which wagtail-localize turns into its editor), re-translate
-(after adding a glossary term: the link opens the term form, the button starts a one-unit run)
-and dismiss; accept also in bulk. POST actions go through ``api``, which logs them; every one
-needs ``manage_runs`` and the right to edit (or, to accept a publishing review, publish) the
-target by hand.
+(a one-unit run; or first add a glossary term, in one flow: ``review_term.py``) and dismiss;
+accept also in bulk. POST actions go through ``api``, which logs them; every one needs
+``manage_runs`` and the right to edit (or, to accept a publishing review, publish) the target
+by hand.
 """
 
 from __future__ import annotations
@@ -77,7 +77,6 @@ class ReviewQueueView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, Templa
             rows=rows,
             total=queue.count(),
             run=Run.objects.filter(pk=run_id).first() if run_id else None,
-            add_term_url=reverse("wagtail_bulk_translate_glossary:add"),
             queue_url=queue_url(run_id),
         )
         return context
@@ -134,8 +133,11 @@ class ReviewActionView(ManageRunsRequiredMixin, View):
 
 
 def review_urls() -> list[URLResolver]:
+    from .review_term import ReviewTermView  # it links back to this queue
+
     views = [
         path("", ReviewQueueView.as_view(), name="index"),
+        path("<int:unit_id>/term/", ReviewTermView.as_view(), name="add_term"),
         path("<str:action>/", ReviewActionView.as_view(), name="action"),
     ]
     urls = include((views, "wagtail_bulk_translate_review"))

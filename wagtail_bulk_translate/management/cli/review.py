@@ -1,13 +1,16 @@
 """``review list|accept|dismiss|retranslate``: the review queue from the command line.
 
 ``list`` shows the units waiting for review (site-wide, or of ``--run``) with the reason of each
-flag; ``accept`` and ``dismiss`` take one or more unit ids; ``retranslate`` one. With ``--json``
+flag; ``accept`` and ``dismiss`` take one or more unit ids; ``retranslate`` one, and with
+``--term "SOURCE=TARGET"`` (or ``--never-translate TERM``) first adds that term to the glossary
+for the unit's language pair, as the admin's "Add a term and translate again". With ``--json``
 stdout is one JSON document and the sentence saying what was done goes to stderr. Actions are
 audit-logged without a user (the command line has none).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 from typing import Any
 
@@ -29,7 +32,28 @@ def add_review_arguments(review: CommandParser) -> None:
         choices=["all", *api.ReviewState.values],
         help="list: reviews in this state (default: pending).",
     )
+    term = review.add_mutually_exclusive_group()
+    term.add_argument(
+        "--term",
+        type=term_pair,
+        metavar="SOURCE=TARGET",
+        help="retranslate: first add this term (and its translation into the unit's language).",
+    )
+    term.add_argument(
+        "--never-translate",
+        metavar="TERM",
+        help="retranslate: first add this term, never to be translated (a brand name).",
+    )
     review.add_argument("--json", action="store_true", help="Print one JSON document.")
+
+
+def term_pair(value: str) -> tuple[str, str]:
+    source, equals, target = value.partition("=")
+    if not equals or not source.strip() or not target.strip():
+        raise argparse.ArgumentTypeError(
+            f'--term is SOURCE=TARGET, e.g. --term "Summary=Résumé", got {value!r}'
+        )
+    return source.strip(), target.strip()
 
 
 def handle_review(command: Any, options: dict[str, Any]) -> None:
@@ -41,23 +65,39 @@ def handle_review(command: Any, options: dict[str, Any]) -> None:
         raise refuse(f"review {action} needs unit ids: see them with review list.")
     if action == "retranslate" and len(unit_ids) != 1:
         raise refuse("review retranslate takes one unit id (each starts a one-unit run).")
+    if action != "retranslate" and (options["term"] or options["never_translate"]):
+        raise refuse("--term and --never-translate go with review retranslate only.")
     human = command.stderr if options["json"] else command.stdout
-    rows = [act(action, unit_id, human) for unit_id in unit_ids]
+    if action == "retranslate":
+        rows = [retranslate(unit_ids[0], options, human)]
+    else:
+        rows = [act(action, unit_id, human) for unit_id in unit_ids]
     if options["json"]:
         command.stdout.write(json.dumps(rows, indent=2))
 
 
 def act(action: str, unit_id: int, human: Any) -> dict[str, Any]:
+    """Accept or dismiss one unit's review."""
     if action == "accept":
         review, published = api.accept_review(unit_id)
         human.write(f"Accepted unit #{unit_id}" + (" and published it." if published else "."))
         return {**api.review_row(review), "published": published}
-    if action == "dismiss":
-        review = api.dismiss_review(unit_id)
-        human.write(f"Dismissed the review of unit #{unit_id}; its target is left as it is.")
-        return api.review_row(review)
-    run = api.retranslate_review(unit_id)
-    human.write(f"Translating unit #{unit_id} again in run #{run.pk}.")
+    review = api.dismiss_review(unit_id)
+    human.write(f"Dismissed the review of unit #{unit_id}; its target is left as it is.")
+    return api.review_row(review)
+
+
+def retranslate(unit_id: int, options: dict[str, Any], human: Any) -> dict[str, Any]:
+    added = ""
+    if options["term"] or options["never_translate"]:
+        source, target = options["term"] or (options["never_translate"], "")
+        term, run = api.retranslate_with_term(
+            unit_id, source, target, never_translate=bool(options["never_translate"])
+        )
+        added = f"Added “{term.source_term}” to the glossary. "
+    else:
+        run = api.retranslate_review(unit_id)
+    human.write(f"{added}Translating unit #{unit_id} again in run #{run.pk}.")
     return {**api.review_row(api.review_of(unit_id)), "retranslation_run": run.pk}
 
 

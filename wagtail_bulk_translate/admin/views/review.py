@@ -31,14 +31,10 @@ from ...models import Run
 from ..objects import edit_url, objects_of_units, title
 from ..permissions import can_edit_object, can_manage_runs
 from .mixins import ManageRunsRequiredMixin, forbidden
+from .review_term import ReviewTermView, queue_url
 
 QUEUE_SIZE = 200
 ACTIONS = ("accept", "dismiss", "retranslate")
-
-
-def queue_url(run_id: int | None = None) -> str:
-    url = reverse("wagtail_bulk_translate_review:index")
-    return f"{url}?run={run_id}" if run_id else url
 
 
 class ReviewQueueView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, TemplateView):
@@ -133,8 +129,6 @@ class ReviewActionView(ManageRunsRequiredMixin, View):
 
 
 def review_urls() -> list[URLResolver]:
-    from .review_term import ReviewTermView  # it links back to this queue
-
     views = [
         path("", ReviewQueueView.as_view(), name="index"),
         path("<int:unit_id>/term/", ReviewTermView.as_view(), name="add_term"),

@@ -14,6 +14,7 @@ from django import forms
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views import View
@@ -24,7 +25,11 @@ from ...models import GlossaryTranslation, ReviewState, UnitReview
 from ..objects import objects_of_units, title
 from ..permissions import can_edit_object
 from .mixins import ManageRunsRequiredMixin, forbidden
-from .review import queue_url
+
+
+def queue_url(run_id: int | None = None) -> str:
+    url = reverse("wagtail_bulk_translate_review:index")
+    return f"{url}?run={run_id}" if run_id else url
 
 
 class ReviewTermForm(forms.Form):

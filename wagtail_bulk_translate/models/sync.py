@@ -15,7 +15,8 @@ class SyncConfiguration(models.Model):
     """What a site keeps in sync: its page tree (or a subtree), snippet models, target locales.
 
     The source locale is the locale of the site's root page; ``paused`` holds this site's
-    changes back until it is resumed (the global switch is :class:`SyncSwitch`).
+    changes back, and its automatic runs, until it is resumed (the global switch is
+    :class:`SyncSwitch`).
     """
 
     site = models.OneToOneField(
@@ -46,6 +47,11 @@ class SyncConfiguration(models.Model):
         help_text=_("Changes are remembered and translated once this site is resumed."),
     )
     updated_at = models.DateTimeField(auto_now=True)
+    # The automatic runs started for this site's changes: pausing the site pauses those of them
+    # that serve no site still syncing.
+    runs = models.ManyToManyField(
+        "wagtail_bulk_translate.Run", blank=True, editable=False, related_name="sync_configurations"
+    )
 
     class Meta:
         verbose_name = _("automatic sync configuration")

@@ -40,7 +40,8 @@ from .pending import claim_next_dispatch, sync_paused
 
 logger = logging.getLogger(__name__)
 
-GroupKey = tuple[int, tuple[int, ...], int | None]  # source locale, targets, who published
+# Source locale, targets, who published, and the (unpaused) site configurations it serves.
+GroupKey = tuple[int, tuple[int, ...], int | None, tuple[int, ...]]
 
 
 @dataclass
@@ -56,7 +57,7 @@ class DispatchReport:
 
 
 def dispatch_due_changes() -> DispatchReport:
-    """Start one automatic run per (source locale, target locales, publisher) for the changes
+    """Start one automatic run per (source locale, target locales, publisher, sites) for the changes
     whose window has passed. Row locks (SKIP LOCKED on PostgreSQL; SQLite's write lock) keep
     two dispatches from starting a run for the same change."""
     report = DispatchReport()
@@ -99,7 +100,8 @@ def sort_changes(
             report.dropped += 1
         else:
             targets = tuple(sorted(covered.target_locale_ids()))
-            groups[(change.source_locale_id, targets, change.changed_by_id)].append(
+            sites = tuple(sorted(c.pk for c in covered.configurations if not c.paused))
+            groups[(change.source_locale_id, targets, change.changed_by_id, sites)].append(
                 (change, instance)
             )
     return groups
@@ -126,7 +128,7 @@ def wait(change: PendingChange, reason: str, report: DispatchReport, **fields: A
 def start_group(
     key: GroupKey, changes: list[tuple[PendingChange, Any]], report: DispatchReport
 ) -> None:
-    _source, targets, _publisher = key  # the changes' own source locale and publisher
+    _source, targets, _publisher, sites = key  # the changes' own source locale and publisher
     objects = [[scope_label(obj), str(obj.pk)] for _change, obj in changes]
     try:
         with transaction.atomic():
@@ -138,6 +140,7 @@ def start_group(
                 user=changes[0][0].changed_by,
                 origin=RunOrigin.AUTOMATIC,
             )
+            run.sync_configurations.set(sites)
             PendingChange.objects.filter(pk__in=[c.pk for c, _obj in changes]).delete()
     except BulkTranslateError as err:
         logger.warning("Automatic sync could not start a run: %s", err)

@@ -76,6 +76,17 @@ def test_chains_holding_live_claims_count(quiet_run, task_queue, sweep):
     assert task_queue.plugin_names() == ["process_units"] * expected
 
 
+def test_the_runs_count_of_chains_becomes_the_live_ones_and_those_queued(quiet_run, sweep):
+    """Chains of killed workers never count themselves down; restarted ones never counted up."""
+    Run.objects.filter(pk=quiet_run.pk).update(worker_chains=7)
+    claims.claim_units(quiet_run.pk, 1)
+
+    queued = sweep(quiet_run)
+
+    quiet_run.refresh_from_db()
+    assert quiet_run.worker_chains == queued + 1 == schedule.workers_needed(claimable(quiet_run))
+
+
 def test_claims_whose_lease_lapsed_do_not_count(quiet_run, task_queue, sweep):
     _token, held = claims.claim_units(quiet_run.pk, 1)
     Unit.objects.filter(pk__in=[u.pk for u in held]).update(

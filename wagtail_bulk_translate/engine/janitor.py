@@ -155,12 +155,15 @@ def restart_stalled_workers(run_id: int) -> int:
     if not stalled.exists():
         return 0
     claimable = Unit.objects.filter(run_id=run_id).claimable().count()
-    missing = schedule.workers_needed(claimable) - live_worker_chains(run_id)
+    needed = schedule.workers_needed(claimable)
+    missing = needed - live_worker_chains(run_id)
     if missing <= 0:
         return 0
     with transaction.atomic():
-        # A compare-and-set: of two sweeps at once, one queues them.
-        if not stalled.update(heartbeat_at=Now()):
+        # A compare-and-set: of two sweeps at once, one queues them. The run's count of chains
+        # becomes what is alive now, so chains of killed workers (never counted down) no longer
+        # keep the coordinator from starting new ones, nor these push it past the limit.
+        if not stalled.update(heartbeat_at=Now(), worker_chains=needed):
             return 0
         transaction.on_commit(lambda: schedule.start_worker_chains(run_id, missing))
     return missing

@@ -7,8 +7,7 @@ pre-fill it), ``edit``, ``delete``.
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
-from wagtail.admin.panels import FieldPanel, ObjectList, Panel
-from wagtail.permission_policies import ModelPermissionPolicy
+from wagtail.admin.panels import FieldPanel, ObjectList
 
 from ...models import BudgetCap
 from ..plugin_viewset import PluginModelViewSet
@@ -29,16 +28,13 @@ class BudgetViewSet(PluginModelViewSet):
     add_view_class = views.BudgetCreateView
     edit_view_class = views.BudgetEditView
     delete_view_class = views.BudgetDeleteView
-
-    @property
-    def permission_policy(self) -> ModelPermissionPolicy:
-        return budget_permission_policy
-
-    def get_edit_handler(self) -> Panel:
-        panels = [
+    policy = budget_permission_policy
+    edit_handler = ObjectList(
+        [
             FieldPanel("period"),
             FieldPanel("origin"),
             FieldPanel("characters"),
             FieldPanel("cost"),
-        ]
-        return ObjectList(panels, base_form_class=BudgetCapForm).bind_to_model(self.model)
+        ],
+        base_form_class=BudgetCapForm,
+    )

@@ -12,7 +12,6 @@ from django.utils.translation import gettext_lazy as _
 from wagtail.admin.panels import FieldPanel, InlinePanel, Panel
 from wagtail.admin.views import generic
 from wagtail.admin.viewsets.base import ViewSetGroup
-from wagtail.permission_policies import ModelPermissionPolicy
 
 from ...models import DeepLGlossary, GlossaryTerm, HouseStyle
 from ..plugin_viewset import PluginModelViewSet
@@ -54,9 +53,7 @@ class GlossaryTermViewSet(PluginModelViewSet):
         ),
     ]
 
-    @property
-    def permission_policy(self) -> ModelPermissionPolicy:
-        return term_permission_policy
+    policy = term_permission_policy
 
     def get_urlpatterns(self) -> list[URLPattern]:
         return [
@@ -99,9 +96,7 @@ class HouseStyleViewSet(PluginModelViewSet):
         FieldPanel("instructions"),
     ]
 
-    @property
-    def permission_policy(self) -> ModelPermissionPolicy:
-        return house_style_permission_policy
+    policy = house_style_permission_policy
 
 
 class DeepLGlossaryViewSet(PluginModelViewSet):
@@ -113,9 +108,7 @@ class DeepLGlossaryViewSet(PluginModelViewSet):
     index_view_class = DeepLGlossaryIndexView
     form_fields: list[str] = []
 
-    @property
-    def permission_policy(self) -> ModelPermissionPolicy:
-        return deepl_glossary_permission_policy
+    policy = deepl_glossary_permission_policy
 
     def get_urlpatterns(self) -> list[URLPattern]:
         return [

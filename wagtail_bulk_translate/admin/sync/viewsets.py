@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 from django.utils.translation import gettext_lazy as _
-from wagtail.admin.panels import FieldPanel, ObjectList, Panel
-from wagtail.permission_policies import ModelPermissionPolicy
+from wagtail.admin.panels import FieldPanel, ObjectList
 
 from ...models import SyncConfiguration
 from ..plugin_viewset import PluginModelViewSet
@@ -30,20 +29,17 @@ class SyncViewSet(PluginModelViewSet):
     add_view_class = views.SyncCreateView
     edit_view_class = views.SyncEditView
     delete_view_class = views.SyncDeleteView
-
-    @property
-    def permission_policy(self) -> ModelPermissionPolicy:
-        return sync_permission_policy
-
-    def get_edit_handler(self) -> Panel:
-        panels = [
+    policy = sync_permission_policy
+    edit_handler = ObjectList(
+        [
             FieldPanel("site"),
             FieldPanel("root_page"),
             FieldPanel("target_locales"),
             FieldPanel("snippet_models"),
             FieldPanel("enabled"),
-        ]
-        return ObjectList(panels, base_form_class=SyncConfigurationForm).bind_to_model(self.model)
+        ],
+        base_form_class=SyncConfigurationForm,
+    )
 
     def get_urlpatterns(self) -> list[URLPattern]:
         return [

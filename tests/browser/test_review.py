@@ -83,7 +83,9 @@ def test_editor_finds_a_flagged_unit_and_accepts_it(editor_page, live_site, scre
     ) == [("accepted",)]
 
 
-def test_editor_corrects_the_term_and_translates_again_in_one_flow(editor_page, live_site):
+def test_editor_corrects_the_term_and_translates_again_in_one_flow(
+    editor_page, live_site, screenshot
+):
     run_id, unit_id = flagged_run(live_site)
     page = editor_page
     page.goto(live_site.url(f"/admin/bulk-translate/review/?run={run_id}"))
@@ -91,6 +93,7 @@ def test_editor_corrects_the_term_and_translates_again_in_one_flow(editor_page, 
 
     expect(page.locator("#id_target_term")).to_have_value(TARGET_TERM)  # the flagged term's
     page.fill("#id_target_term", "CorrectedTerm")
+    screenshot(page, "review_add_term")
     page.locator("[data-bt-review-term-submit]").click()
 
     page.wait_for_url(re.compile(rf"/admin/bulk-translate/review/\?run={run_id}$"))

@@ -13,12 +13,12 @@ from typing import Any
 from django import forms
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect
-from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views import View
 from wagtail.admin import messages
+from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 
 from ... import api
 from ...models import GlossaryTranslation, ReviewState, UnitReview
@@ -75,8 +75,14 @@ def flagged_term(review: UnitReview) -> dict[str, str]:
     return {"source_term": term, "target_term": translation.target_term if translation else ""}
 
 
-class ReviewTermView(ManageRunsRequiredMixin, View):
+class ReviewTermView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
     template_name = "wagtail_bulk_translate/review/add_term.html"
+    page_title = gettext_lazy("Add a term and translate again")
+    header_icon = "openquote"
+
+    def get_breadcrumbs_items(self) -> list[dict[str, Any]]:
+        queue = {"url": queue_url(self.review.unit.run_id), "label": _("Translations to review")}
+        return [*self.breadcrumbs_items, queue, {"url": "", "label": self.page_title}]
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         try:
@@ -116,11 +122,11 @@ class ReviewTermView(ManageRunsRequiredMixin, View):
 
     def render(self, form: ReviewTermForm, status: int = 200) -> HttpResponse:
         unit = self.review.unit
-        context = {
-            "form": form,
-            "review": self.review,
-            "source_title": title(self.found.source),
-            "locale": unit.target_locale,
-            "back_url": queue_url(unit.run_id),
-        }
-        return TemplateResponse(self.request, self.template_name, context, status=status)
+        context = self.get_context_data(
+            form=form,
+            review=self.review,
+            source_title=title(self.found.source),
+            locale=unit.target_locale,
+            back_url=queue_url(unit.run_id),
+        )
+        return self.render_to_response(context, status=status)

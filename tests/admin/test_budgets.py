@@ -99,3 +99,14 @@ def test_raising_the_cap_in_the_form_lets_the_paused_run_go_on(
     task_queue.drain()
     run.refresh_from_db()
     assert run.status == RunStatus.SUCCEEDED
+
+
+def test_a_cost_cap_for_a_translator_that_reports_no_money_is_saved_with_a_warning(
+    client, manager
+):
+    """The pseudo translator bills characters, like DeepL: a cost cap would never hold it."""
+    client.force_login(manager)
+    response = client.post(reverse(ADD), {"period": "monthly", "cost": "20"}, follow=True)
+
+    assert BudgetCap.objects.get().cost == 20
+    assert "PseudoTranslator bills characters and reports no money" in response.content.decode()

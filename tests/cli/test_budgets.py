@@ -78,3 +78,8 @@ def test_raising_a_cap_resumes_the_run_it_paused(run_command, site, begin, task_
     task_queue.drain()
     run.refresh_from_db()
     assert run.status == RunStatus.SUCCEEDED
+
+
+def test_a_cost_cap_for_a_translator_that_reports_no_money_warns(run_command):
+    out, _err = run_command("budgets", "set", "monthly", "--cost", "20")
+    assert "Warning: PseudoTranslator bills characters and reports no money" in out

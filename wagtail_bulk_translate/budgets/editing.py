@@ -15,6 +15,7 @@ from wagtail.log_actions import log
 
 from ..engine.janitor import resume_budget_paused_runs
 from ..models import BudgetCap
+from ..translators.loading import configured_translator_class, reports_money
 from ..users import signed_in_user
 
 
@@ -51,6 +52,17 @@ def remove_cap(period: str, origin: str | None, user: Any = None) -> bool:
         cap.delete()
         caps_changed()
     return True
+
+
+def cost_cap_warning(cost: Decimal | None) -> str | None:
+    """What to tell an editor setting a cost cap that can never hold a run (W009's words)."""
+    translator_class = configured_translator_class()
+    if cost is None or translator_class is None or reports_money(translator_class):
+        return None
+    return (
+        f"{translator_class.__name__} bills characters and reports no money: a cost cap never "
+        "holds its runs. Cap characters too."
+    )
 
 
 def caps_changed() -> None:

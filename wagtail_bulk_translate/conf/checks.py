@@ -14,13 +14,14 @@ from wagtail.models import Locale
 
 from ..compat import DummyBackend, InvalidTaskBackend, task_backends
 from ..scope.definition import model_label
-from ..translators.base import BulkTranslator
 from ..translators.loading import (
     NotATranslatorError,
     TranslatorLoadError,
     configured_translator,
+    configured_translator_class,
     configured_translator_problems,
     load_translator_class,
+    reports_money,
 )
 from ..translators.pseudo import PseudoTranslator
 from .rules import Problem, nearest_key
@@ -296,12 +297,9 @@ def check_cost_caps(app_configs: Any = None, **kwargs: Any) -> list[checks.Check
         return []  # reported by check_settings
     if not cost_caps_configured(get_settings().BUDGETS or {}):
         return []
-    try:
-        translator_class = load_translator_class(configured_translator()["CLASS"])
-    except (*MALFORMED, TranslatorLoadError):
-        return []  # reported by check_translator
-    if getattr(translator_class, "estimate_spend", None) is not BulkTranslator.estimate_spend:
-        return []
+    translator_class = configured_translator_class()
+    if translator_class is None or reports_money(translator_class):
+        return []  # a translator that cannot load is reported by check_translator
     return [
         checks.Warning(
             f"WAGTAIL_BULK_TRANSLATE['BUDGETS'] sets a cost cap, but {translator_class.__name__} "

@@ -49,6 +49,21 @@ def load_translator_class(class_path: object) -> type[BaseMachineTranslator]:
     return found
 
 
+def configured_translator_class() -> type[BaseMachineTranslator] | None:
+    """The class of the translator new runs use; None when the setting cannot be loaded (the
+    system checks say why)."""
+    try:
+        return load_translator_class(configured_translator()["CLASS"])
+    except (KeyError, TypeError, AttributeError, ValueError, TranslatorLoadError):
+        return None
+
+
+def reports_money(translator_class: type[BaseMachineTranslator]) -> bool:
+    """Whether the translator reports what its requests cost (a language model's spend); one
+    that bills characters (DeepL) reports none, so only character caps hold its runs."""
+    return getattr(translator_class, "estimate_spend", None) is not BulkTranslator.estimate_spend
+
+
 def configured_translator() -> dict[str, Any]:
     """The translator new runs use: ours, else wagtail-localize's, else the pseudo translator."""
     config = get_settings().TRANSLATOR or getattr(

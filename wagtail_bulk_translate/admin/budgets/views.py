@@ -11,11 +11,12 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from wagtail.admin import messages
 from wagtail.admin.ui.tables import Column, TitleColumn, UserColumn
 from wagtail.admin.views import generic
 
 from ...budgets.caps import ADMIN, Cap
-from ...budgets.editing import caps_changed
+from ...budgets.editing import caps_changed, cost_cap_warning
 from ...budgets.periods import RUN
 from ...budgets.report import every_budget_left
 from ...conf import get_settings
@@ -93,9 +94,12 @@ class CapSavedMixin:
     """Who changed the cap, and the runs it paused go on once it is saved."""
 
     def save_instance(self) -> BudgetCap:
-        self.form.instance.updated_by = signed_in_user(self.request.user)  # type: ignore[attr-defined]
+        request = self.request  # type: ignore[attr-defined]
+        self.form.instance.updated_by = signed_in_user(request.user)  # type: ignore[attr-defined]
         instance = super().save_instance()  # type: ignore[misc]
         caps_changed()
+        if warning := cost_cap_warning(instance.cost):
+            messages.warning(request, warning)
         return instance
 
 

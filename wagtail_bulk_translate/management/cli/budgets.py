@@ -18,7 +18,7 @@ from typing import Any
 from django.core.management.base import CommandParser
 
 from ...budgets.caps import Cap
-from ...budgets.editing import remove_cap, set_cap
+from ...budgets.editing import cost_cap_warning, remove_cap, set_cap
 from ...budgets.report import BudgetLeft, every_budget_left
 from ...models import CapPeriod, RunOrigin
 from .controls import refuse
@@ -93,7 +93,10 @@ def set_from_options(options: dict[str, Any]) -> str:
     cap = Cap(period, options["origin"])
     if options["no_cap"]:
         return f"Lifted {cap.describe()}."
-    return f"Set {cap.describe()}; runs it paused go on if they fit now."
+    warning = cost_cap_warning(options["cost"])
+    return f"Set {cap.describe()}; runs it paused go on if they fit now." + (
+        f"\nWarning: {warning}" if warning else ""
+    )
 
 
 def remove_from_options(options: dict[str, Any]) -> str:

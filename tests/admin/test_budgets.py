@@ -101,9 +101,7 @@ def test_raising_the_cap_in_the_form_lets_the_paused_run_go_on(
     assert run.status == RunStatus.SUCCEEDED
 
 
-def test_a_cost_cap_for_a_translator_that_reports_no_money_is_saved_with_a_warning(
-    client, manager
-):
+def test_a_cost_cap_for_a_translator_that_reports_no_money_is_saved_with_a_warning(client, manager):
     """The pseudo translator bills characters, like DeepL: a cost cap would never hold it."""
     client.force_login(manager)
     response = client.post(reverse(ADD), {"period": "monthly", "cost": "20"}, follow=True)

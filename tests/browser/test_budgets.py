@@ -25,7 +25,7 @@ configuration = SyncConfiguration.objects.create(site=Site.objects.get(is_defaul
 configuration.target_locales.set([Locale.objects.get(language_code="de")])
 page = Page.objects.get(pk={pk}).specific
 editor = get_user_model().objects.get(username="editor")
-page.title = "Within budget"
+page.title = "Press room"
 page.save_revision(user=editor).publish(user=editor)
 """
 
@@ -60,7 +60,7 @@ def test_editor_lowers_the_automatic_cap_sees_a_change_wait_then_raises_it(
     editor_page, live_site, screenshot
 ):
     page = editor_page
-    article = live_site.page_id("Careers")
+    article = live_site.page_id("Press")  # a page no other browser test looks up
     try:
         open_budgets(page, live_site)
         caps = page.locator("[data-bt-caps-in-force]")

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import RUN_TIMEOUT_MS
+from tests.browser.flows import wait_for_run
 from tests.e2e.helpers import manage
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
@@ -45,12 +46,30 @@ def reload_until(page, locator, text: str, timeout_ms: int = RUN_TIMEOUT_MS) -> 
     expect(locator).to_contain_text(text)
 
 
+def new_automatic_run(live_site, after: int, timeout_ms: int = RUN_TIMEOUT_MS) -> int:
+    """The first automatic run started after run ``after`` (bounded; polls the database)."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while time.monotonic() < deadline:
+        found = live_site.query(
+            "SELECT id FROM wagtail_bulk_translate_run WHERE origin = 'automatic' AND id > ? "
+            "ORDER BY id LIMIT 1",
+            after,
+        )
+        if found:
+            return found[0][0]
+        time.sleep(0.5)
+    raise AssertionError(f"No automatic run started after run #{after}")
+
+
 def test_editor_syncs_a_site_pauses_and_catches_up(editor_page, live_site, screenshot):
     page = editor_page
     [(site_id,)] = live_site.query("SELECT id FROM wagtailcore_site WHERE is_default_site = 1")
     [(article,)] = live_site.query(
         "SELECT p.id FROM wagtailcore_page p JOIN wagtailcore_locale l ON p.locale_id = l.id "
         "WHERE p.depth = 4 AND l.language_code = 'en' ORDER BY p.path LIMIT 1"
+    )
+    [(runs_before,)] = live_site.query(
+        "SELECT COALESCE(MAX(id), 0) FROM wagtail_bulk_translate_run"
     )
     try:
         open_sync_screen(page, live_site)
@@ -70,21 +89,24 @@ def test_editor_syncs_a_site_pauses_and_catches_up(editor_page, live_site, scree
 
         page.locator("[data-bt-sync-switch]").click()
         expect(page.get_by_text("Automatic translation resumed").first).to_be_visible()
-        reload_until(page, page.locator("[data-bt-sync-runs]"), "succeeded")
+        run_id = new_automatic_run(live_site, after=runs_before)
+        assert wait_for_run(live_site, run_id) == "succeeded"
+        reload_until(page, page.locator("[data-bt-sync-runs]"), f"Run #{run_id}: succeeded")
         expect(page.locator("[data-bt-sync-runs]")).to_contain_text("published by")
 
         page.get_by_role("link", name="All automatic runs").click()
         expect(page.locator("[data-bt-automatic-run]").first).to_be_visible()
         automatic = live_site.query(
-            "SELECT count(*) FROM wagtail_bulk_translate_run WHERE origin = 'automatic'"
+            "SELECT count(*) FROM wagtail_bulk_translate_run WHERE origin = 'automatic' AND id > ?",
+            runs_before,
         )
-        assert automatic == [(1,)]
+        assert automatic == [(1,)]  # three publishes, one run
         titles = live_site.query(
             "SELECT count(*) FROM wagtail_bulk_translate_unit u JOIN wagtailcore_page p "
-            "ON p.translation_key = u.object_key JOIN wagtail_bulk_translate_run r "
-            "ON r.id = u.run_id WHERE p.id = ? AND u.status = 'succeeded' "
-            "AND r.origin = 'automatic'",
+            "ON p.translation_key = u.object_key WHERE p.id = ? AND u.status = 'succeeded' "
+            "AND u.run_id = ?",
             article,
+            run_id,
         )
         assert titles == [(1,)]  # once, into French
     finally:

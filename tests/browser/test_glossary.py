@@ -71,4 +71,7 @@ def test_editor_adds_terms_and_imports_a_csv(editor_page, live_site, screenshot)
     expect(table.locator("tr", has_text="Wagtail")).to_contain_text("Never translated")
     screenshot(page, "glossary_terms")
 
-    assert live_site.query("SELECT count(*) FROM wagtail_bulk_translate_glossaryterm") == [(4,)]
+    assert live_site.query(
+        "SELECT count(*) FROM wagtail_bulk_translate_glossaryterm WHERE source_term IN "
+        "('pruning shears', 'ACME', 'hedge trimmer', 'Wagtail')"
+    ) == [(4,)]  # other browser tests add terms of their own

@@ -81,16 +81,12 @@ def settings_caps() -> dict[CapKey, Cap]:
 
 
 def admin_caps() -> dict[CapKey, Cap]:
-    return {
-        (row.period, row.origin or None): Cap(
-            row.period,
-            row.origin or None,
-            characters=row.characters,
-            cost=row.cost,
-            set_in=ADMIN,
-        )
-        for row in BudgetCap.objects.all()
-    }
+    return {(cap.period, cap.origin): cap for cap in map(cap_of, BudgetCap.objects.all())}
+
+
+def cap_of(row: BudgetCap) -> Cap:
+    """The cap a row of the admin's Budgets screen sets."""
+    return Cap(row.period, row.origin or None, row.characters, row.cost, set_in=ADMIN)
 
 
 def read_cap(caps: dict[str, Any], period: str, origin: str | None) -> Cap | None:

@@ -15,7 +15,7 @@ from wagtail.admin import messages
 from wagtail.admin.ui.tables import Column, TitleColumn, UserColumn
 from wagtail.admin.views import generic
 
-from ...budgets.caps import ADMIN, Cap
+from ...budgets.caps import ADMIN, cap_of
 from ...budgets.editing import caps_changed, cost_cap_warning
 from ...budgets.periods import RUN
 from ...budgets.report import every_budget_left
@@ -24,10 +24,6 @@ from ...models import BudgetCap, CapPeriod, RunOrigin
 from ...users import signed_in_user
 from ..views.mixins import ManageRunsRequiredMixin
 from .permissions import budget_permission_policy
-
-
-def cap_of(row: BudgetCap) -> Cap:
-    return Cap(row.period, row.origin or None, row.characters, row.cost)
 
 
 def limits(row: BudgetCap) -> str:

@@ -24,7 +24,8 @@ from ...models import CapPeriod, RunOrigin
 from .controls import refuse
 
 BUDGET_ACTIONS = ("list", "set", "remove")
-# The largest cap a 14-digit, 2-decimal column holds.
+# The largest caps the columns hold (a 64-bit integer; 14 digits with 2 decimals).
+MAX_CHARACTERS = 9_223_372_036_854_775_807
 MAX_COST = Decimal("999999999999.99")
 
 
@@ -49,9 +50,9 @@ def add_budget_arguments(budgets: CommandParser) -> None:
 
 
 def characters(value: str) -> int:
-    if not value.isdigit():
+    if not (value.isascii() and value.isdigit()) or int(value) > MAX_CHARACTERS:
         raise argparse.ArgumentTypeError(
-            f"--characters is a whole number of 0 or more, got {value!r}"
+            f"--characters is a whole number from 0 to {MAX_CHARACTERS}, got {value!r}"
         )
     return int(value)
 

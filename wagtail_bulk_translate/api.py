@@ -49,7 +49,7 @@ from .revert.undo import (
 )
 from .runs.controls import cancel_run, promote_canary, retry_failed
 from .runs.filters import check_retry_filters
-from .runs.liveness import seconds_without_worker, worker_command
+from .runs.liveness import seconds_without_worker, task_failure_note, worker_command
 from .runs.preflight import Preflight, canary_too_large, empty_scope_reason, preflight
 from .runs.review import (
     REVIEW_ACTIONS,
@@ -155,6 +155,7 @@ __all__ = [
     "sync_status",
     "target_of",
     "target_origin",
+    "task_failure_note",
     "translatable_setting_labels",
     "translatable_snippet_labels",
     "units_by_locale",

@@ -13,6 +13,7 @@ from . import schedule
 from .compat import task
 from .engine import coordinator, janitor, pauses, worker
 from .engine.sqlite_locks import in_writers_wait
+from .engine.task_failures import ends_run_when_failing
 from .glossary import sync as glossary_sync
 from .revert import undo
 from .sync import dispatch
@@ -21,6 +22,7 @@ from .sync import dispatch
 @schedule.register
 @task()
 @in_writers_wait
+@ends_run_when_failing("coordinate_run")
 def coordinate_run(run_id: int, token: str | None = None) -> dict[str, Any]:
     """One coordinator tick; it re-queues itself with its lease token until enumeration ends."""
     report = coordinator.coordinate_and_continue(run_id, token)
@@ -31,6 +33,7 @@ def coordinate_run(run_id: int, token: str | None = None) -> dict[str, Any]:
 @schedule.register
 @task()
 @in_writers_wait
+@ends_run_when_failing("process_units")
 def process_units(run_id: int) -> dict[str, Any]:
     """Process units of a run for one time budget; the chain goes on while work remains."""
     report = worker.work_and_continue(run_id)
@@ -41,6 +44,7 @@ def process_units(run_id: int) -> dict[str, Any]:
 @schedule.register
 @task()
 @in_writers_wait
+@ends_run_when_failing("retry_after_quota")
 def retry_after_quota(run_id: int) -> dict[str, Any]:
     """Resume a run that paused because the translator's quota ran out."""
     resumed = pauses.retry_after_quota(run_id)
@@ -51,6 +55,7 @@ def retry_after_quota(run_id: int) -> dict[str, Any]:
 @schedule.register
 @task()
 @in_writers_wait
+@ends_run_when_failing("retry_after_budget")
 def retry_after_budget(run_id: int) -> dict[str, Any]:
     """Resume a run paused by a spending cap, once the cap has room again."""
     resumed = pauses.retry_after_budget(run_id)

@@ -122,6 +122,14 @@ class BulkTranslateSettings:
     MAX_ATTEMPTS: int = field(
         default=3, metadata=declared(AT_LEAST_ONE, "attempts per unit before it fails for good.")
     )
+    TASK_MAX_ATTEMPTS: int = field(
+        default=3,
+        metadata=declared(
+            AT_LEAST_ONE,
+            "failures in a row of a run's coordinator or worker task before the run ends "
+            "`failed` with the error.",
+        ),
+    )
     RETRY_BACKOFF_SECONDS: float = field(
         default=15,
         metadata=declared(

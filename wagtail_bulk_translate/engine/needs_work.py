@@ -37,38 +37,46 @@ from ..scope.enumeration import ScopedObject
 CHUNK = 500
 
 
-def units_by_need(run: Run) -> tuple[models.QuerySet, models.QuerySet]:
-    """(units that need work, units that may) of the run; disjoint querysets."""
-    units = Unit.objects.filter(run_id=run.pk)
+def unit_ids_by_need(run: Run) -> tuple[set[int], set[int]]:
+    """(ids of the units that need work, ids of those that may) of the run; disjoint.
+
+    Each condition is its own flat query and the ids are united here: OR-ing one subquery per
+    content type and per glossary change into one query nests as deep as there are conditions,
+    past SQLite's expression depth on a big run or glossary.
+    """
+    units = Unit.objects.filter(run_id=run.pk).order_by()
     if run.mode != Mode.CHANGED:
-        return units, units.none()
-    needs, maybe = outdated_by_rule_changes(run, units), Q(pk__in=[])
-    for content_type_id in units.values_list("content_type_id", flat=True).distinct():
+        return set(units.values_list("pk", flat=True)), set()
+    needs, maybe = outdated_by_rule_changes(run, units), set()
+    for content_type_id in set(units.values_list("content_type_id", flat=True).distinct()):
         model = ContentType.objects.get_for_id(content_type_id).model_class()
         of_type = units.filter(content_type_id=content_type_id)
         if model is None or not issubclass(model, TranslatableMixin):
-            maybe |= Q(pk__in=of_type.values("pk"))  # site settings: rows without keys
+            maybe |= ids_of(of_type)  # site settings: rows without keys
             continue
         of_type = of_type.annotate(translated=Exists(translations_of_unit(model)))
-        needs |= Q(pk__in=of_type.filter(translated=False).values("pk"))
+        needs |= ids_of(of_type.filter(translated=False))
         edited_at = edited_at_field(model)
         if edited_at is None:
-            maybe |= Q(pk__in=of_type.filter(translated=True).values("pk"))
+            maybe |= ids_of(of_type.filter(translated=True))
         else:
-            needs |= Q(pk__in=edited_since_translated(of_type, model, run, edited_at))
-    return units.filter(needs), units.filter(maybe)
+            needs |= ids_of(edited_since_translated(of_type, model, run, edited_at))
+    return needs, maybe - needs
 
 
-def outdated_by_rule_changes(run: Run, units: models.QuerySet) -> Q:
-    """Units whose translation a glossary or house style change outdated."""
-    outdated = Q(pk__in=[])
-    locale_ids = units.values_list("target_locale_id", flat=True).distinct()
-    for locale_id in set(locale_ids):
+def ids_of(units: models.QuerySet) -> set[int]:
+    return set(units.values_list("pk", flat=True))
+
+
+def outdated_by_rule_changes(run: Run, units: models.QuerySet) -> set[int]:
+    """Ids of the units whose translation a glossary or house style change outdated."""
+    outdated: set[int] = set()
+    for locale_id in set(units.values_list("target_locale_id", flat=True).distinct()):
         changes = pair_changes(run.source_locale_id, locale_id)
         for _change, of_unit in outdating_changes(
             run.source_locale_id, locale_id, changes, key="object_key"
         ):
-            outdated |= Q(pk__in=units.filter(of_unit, target_locale_id=locale_id).values("pk"))
+            outdated |= ids_of(units.filter(of_unit, target_locale_id=locale_id))
     return outdated
 
 
@@ -105,7 +113,6 @@ def edited_since_translated(
             ),
         )
         .filter(edited__gt=models.F("last"))
-        .values("pk")
     )
 
 

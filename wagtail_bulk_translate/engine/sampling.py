@@ -17,23 +17,23 @@ from collections import Counter
 from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
-from django.db import IntegrityError, models, transaction
-from django.db.models import Count
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from wagtail.models import Page
 
 from ..errors import ErrorCode
 from ..models import Run, Unit, UnitStatus
-from .needs_work import units_by_need
+from .needs_work import unit_ids_by_need
 
 DUPLICATE_MESSAGE = "Another run is already translating this object into this locale."
 
 
-def stratum_sizes(units: models.QuerySet) -> dict[tuple[int, int], int]:
-    rows = (
-        units.values_list("content_type_id", "target_locale_id").annotate(n=Count("pk")).order_by()
-    )
-    return {(ct, loc): n for ct, loc, n in rows}
+# (unit id, content type id, target locale id) of a unit, in position order.
+UnitRow = tuple[int, int, int]
+
+
+def stratum_sizes(rows: list[UnitRow]) -> dict[tuple[int, int], int]:
+    return dict(Counter((ct, loc) for _pk, ct, loc in rows))
 
 
 def plan_picks(sizes: dict[tuple[int, int], int], size: int, seed: int) -> list[tuple[int, int]]:
@@ -63,24 +63,26 @@ def plan_picks(sizes: dict[tuple[int, int], int], size: int, seed: int) -> list[
 def choose_sample(run_id: int, size: int) -> list[int]:
     """Unit ids of the canary sample of a fully enumerated run."""
     run = Run.objects.get(pk=run_id)
+    rows = list(
+        Unit.objects.filter(run_id=run_id)
+        .order_by("position", "target_locale_id")
+        .values_list("pk", "content_type_id", "target_locale_id")
+    )
     chosen: list[int] = []
-    for pool in units_by_need(run):
+    for pool in unit_ids_by_need(run):
         if len(chosen) < size:
-            chosen.extend(sample_of(pool, size - len(chosen), seed=run_id))
+            in_pool = [row for row in rows if row[0] in pool]
+            chosen.extend(sample_of(in_pool, size - len(chosen), seed=run_id))
     return sorted(chosen)
 
 
-def sample_of(units: models.QuerySet, size: int, seed: int) -> list[int]:
+def sample_of(rows: list[UnitRow], size: int, seed: int) -> list[int]:
     """A stratified sample of ``size`` of these units (all of them if they are fewer)."""
-    picks = plan_picks(stratum_sizes(units), size, seed=seed)
+    picks = plan_picks(stratum_sizes(rows), size, seed=seed)
     rng = random.Random(f"offsets:{seed}")
     chosen: list[int] = []
     for (ct, loc), count in Counter(picks).items():
-        ids = list(
-            units.filter(content_type_id=ct, target_locale_id=loc)
-            .order_by("position")
-            .values_list("pk", flat=True)
-        )
+        ids = [pk for pk, row_ct, row_loc in rows if (row_ct, row_loc) == (ct, loc)]
         chosen.extend(rng.sample(ids, count))
     return chosen
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
+from ..errors import ErrorCode
 from ..models import Run, RunStatus, UnitStatus
 from ..runs.preflight import Preflight
 from ..runs.spend import spend_text
@@ -14,7 +15,12 @@ COMMAND = "manage.py bulk_translate"
 
 
 def progress_line(run: Run, counts: dict[str, int]) -> str:
-    total = run.units_total
+    if run.is_canary:
+        return canary_progress_line(run, counts)
+    return bar_line(run, counts, run.units_total)
+
+
+def bar_line(run: Run, counts: dict[str, int], total: int) -> str:
     done = sum(counts[status] for status in UnitStatus.terminal)
     filled = int(BAR_WIDTH * done / total) if total else 0
     bar = "#" * filled + "-" * (BAR_WIDTH - filled)
@@ -22,6 +28,24 @@ def progress_line(run: Run, counts: dict[str, int]) -> str:
     return (
         f"[{bar}] {done}/{total} units · {counts['succeeded']} ok · "
         f"{counts['skipped']} skipped · {counts['failed']} failed · {run.status}{suffix}"
+    )
+
+
+def canary_progress_line(run: Run, counts: dict[str, int]) -> str:
+    """A canary's units wait as "not sampled" until the sample is drawn: they are neither work
+    nor skips, so the bar counts the sample alone, once there is one."""
+    if not run.enumeration_done:
+        return (
+            f"listing objects: {run.units_total} units so far · the sample of "
+            f"{run.canary_size} is drawn once listing ends · {run.status}"
+        )
+    not_sampled = run.units.filter(
+        status=UnitStatus.SKIPPED, error_code=ErrorCode.CANARY_NOT_SAMPLED
+    ).count()
+    sampled = {**counts, UnitStatus.SKIPPED: counts[UnitStatus.SKIPPED] - not_sampled}
+    return (
+        bar_line(run, sampled, run.units_total - not_sampled)
+        + f" (sampled among {run.units_total})"
     )
 
 
@@ -37,6 +61,8 @@ def format_summary(summary: dict[str, Any]) -> str:
         f"  strings translated: {summary['strings_translated']} (reused translations included)",
         *sent_lines(summary),
     ]
+    if summary.get("error_message") and summary["status"] == RunStatus.FAILED:
+        lines.insert(1, f"  error: {summary['error_message']}")
     lines.extend(spend_lines(summary))
     if "content_source" in summary:
         lines.append(content_line(summary["content_source"], summary.get("unpublished_changes")))

@@ -116,6 +116,8 @@ class Run(models.Model):
 
     error_code = models.CharField(max_length=32, blank=True, choices=ErrorCode.choices)
     error_message = models.TextField(blank=True)
+    # {task name: {"count": failures in a row, "error": "Class: message"}} (engine.task_failures).
+    task_failures = models.JSONField(default=dict, blank=True)
 
     objects = RunQuerySet.as_manager()
 

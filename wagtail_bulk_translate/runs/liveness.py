@@ -8,6 +8,7 @@ from datetime import datetime
 from django.utils import timezone
 
 from ..conf import get_settings
+from ..engine.task_failures import TASK_LABELS, failed_recently
 from ..models import Run, RunStatus, UnitStatus
 
 # A new run's coordinator is picked up within a worker's poll interval (seconds).
@@ -23,6 +24,8 @@ def seconds_without_worker(
     ``counts`` (units per status, when the caller has them) saves the two queries.
     """
     now = now or timezone.now()
+    if failed_recently(run):
+        return None  # a worker ran the run's task, and it failed: task_failure_note says so
     if run.status == RunStatus.PENDING:
         waited = (now - run.created_at).total_seconds()
         return round(waited) if waited >= COORDINATOR_START_SECONDS else None
@@ -52,3 +55,16 @@ def work_is_waiting(run: Run, now: datetime, counts: Mapping[str, int] | None) -
 def worker_command() -> str:
     """The command that starts a worker on the plugin's queue, as configured."""
     return f"manage.py db_worker --queue-name {get_settings().QUEUE}"
+
+
+def task_failure_note(run: Run) -> str:
+    """What is failing in an unfinished run, for progress lines and the run page ("" if none)."""
+    if run.is_finished or not run.task_failures:
+        return ""
+    limit = get_settings().TASK_MAX_ATTEMPTS
+    notes = [
+        f"{TASK_LABELS.get(name, name)} failed ({failure['count']} of {limit} attempts): "
+        f"{failure['error']}; retrying"
+        for name, failure in sorted(run.task_failures.items())
+    ]
+    return "; ".join(notes)

@@ -18,7 +18,7 @@ from django.utils.translation import ngettext
 from django.views import View
 from wagtail.admin.views import generic
 
-from ...api import ErrorCode, revert_summary, worker_command
+from ...api import ErrorCode, revert_summary, task_failure_note, worker_command
 from ...models import Run, RunStatus, Unit, UnitStatus
 from ...runs.spend import spend_report
 from ..actions import ACTIONS, allowed_actions
@@ -76,6 +76,7 @@ def status_payload(run: Run, report: RunReport) -> dict[str, Any]:
         "eta_seconds": report.eta_seconds,
         "eta_label": duration_label(report.eta_seconds),
         "no_worker": report.no_worker,
+        "task_failing": task_failure_note(run),
         "actions": allowed_actions(run, progress),
         "error_message": run.error_message,
     }

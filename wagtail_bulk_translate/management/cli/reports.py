@@ -12,7 +12,7 @@ from ... import api
 from ...errors import ScopeError
 from ...models import Run, Unit
 from ...objects import find_by_content_type
-from ...runs.liveness import seconds_without_worker
+from ...runs.liveness import seconds_without_worker, task_failure_note
 from ...scope.definition import model_label, resolve_model
 from ..reporting import format_run_line, format_summary, format_unit_line
 from .controls import NO_RUNS, get_run, refuse
@@ -35,6 +35,8 @@ def handle_status(command: Any, options: dict[str, Any]) -> None:
     waited = seconds_without_worker(run)
     if waited is not None:
         command.stdout.write(no_worker_message(run, waited))
+    if failing := task_failure_note(run):
+        command.stdout.write(failing)
 
 
 def handle_list(command: Any, options: dict[str, Any]) -> None:

@@ -16,7 +16,7 @@ from django.core.management.base import OutputWrapper
 
 from ... import api
 from ...models import Run, RunStatus, UnitStatus
-from ...runs.liveness import seconds_without_worker, worker_command
+from ...runs.liveness import seconds_without_worker, task_failure_note, worker_command
 from ..reporting import format_summary
 
 EXIT_CODES: dict[str, int] = {
@@ -109,6 +109,8 @@ def holdup_note(run: Run) -> str:
     (and why), or no worker has picked it up (and the command that starts one)."""
     if run.status == RunStatus.PAUSED:
         return f"paused ({run.error_message or 'by an editor'})"
+    if failing := task_failure_note(run):
+        return failing
     waited = seconds_without_worker(run)
     if waited is None:
         return ""

@@ -17,7 +17,7 @@
  *   [data-bt-breakdown="by_locale|by_model"]      tables whose <tbody> is rebuilt
  *   [data-bt-action="<name>"]                     shown only when the action is allowed
  *   [data-bt-counting]                            shown while the scope is being enumerated
- *   [data-bt-no-worker], [data-bt-finished-notice] notices shown when relevant (the finished
+ *   [data-bt-no-worker], [data-bt-task-failing], [data-bt-finished-notice] notices shown when relevant (the finished
  *                                                 notice only if the final report cannot load)
  */
 (() => {
@@ -100,6 +100,12 @@
       });
       this.all('[data-bt-no-worker]').forEach((el) => {
         el.hidden = !data.no_worker;
+      });
+      this.all('[data-bt-task-failing]').forEach((el) => {
+        el.hidden = !data.task_failing;
+        el.querySelectorAll('[data-bt-task-failing-text]').forEach((text) => {
+          text.textContent = data.task_failing;
+        });
       });
       if (data.is_finished) {
         this.finishedValue = true;

@@ -132,6 +132,7 @@ class FakeDeepL(FakeServer):
         self.faults: deque[Fault] = deque()
         self.glossary_faults: deque[Fault] = deque()
         self.broken: dict[str, int | None] = {}
+        self.answers: dict[str, str] = {}
 
     # --- injection ----------------------------------------------------------------------------
 
@@ -153,6 +154,10 @@ class FakeDeepL(FakeServer):
     def glossary_entries(self, glossary_id: str) -> dict[str, str]:
         entries = self.glossaries[glossary_id]["entries"]
         return dict(line.split("\t", 1) for line in entries.splitlines() if line)
+
+    def translate_as(self, text: str, answer: str) -> None:
+        """Answer ``answer`` for ``text`` (into every language)."""
+        self.answers[text] = answer
 
     def break_markup(self, text: str, times: int | None = None) -> None:
         """Translate ``text`` without its tags, ``times`` times (None: always)."""
@@ -295,6 +300,8 @@ class FakeDeepL(FakeServer):
 
     def maybe_break(self, text: str, translated: str) -> str:
         with self.lock:
+            if text in self.answers:
+                return self.answers[text]
             if text not in self.broken:
                 return translated
             times = self.broken[text]

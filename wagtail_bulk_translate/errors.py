@@ -26,6 +26,8 @@ class ErrorCode(models.TextChoices):
     TARGET_LOCKED = "target_locked", _("Target page is locked")
     CANCELLED = "cancelled", _("The run was cancelled or stopped before this unit ran")
     PARENT_NOT_TRANSLATED = "parent_not_translated", _("Its parent page failed to translate")
+    # Written as a draft with some texts left in the source language: a person decides.
+    HELD_FOR_REVIEW = "held_for_review", _("Held for review: a text could not be translated")
     # Failures.
     SOURCE_CHANGED = "source_changed", _("Source changed while it was being translated")
     SOURCE_DELETED = "source_deleted", _("Source object was deleted")

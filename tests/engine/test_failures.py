@@ -41,7 +41,9 @@ FR = ("fr",)  # the runs of this module translate into French only
 
 @pytest.fixture(autouse=True)
 def failure_settings(conf):
-    conf(RETRY_BACKOFF_SECONDS=0, MAX_ATTEMPTS=3, UNITS_PER_CLAIM=1)
+    # One object per claim that never grows: each request holds one object's texts, so a
+    # request that fails is that object's alone (a failed request fails every unit it served).
+    conf(RETRY_BACKOFF_SECONDS=0, MAX_ATTEMPTS=3, UNITS_PER_CLAIM=1, MAX_UNITS_PER_CLAIM=1)
 
 
 def flaky(error: Exception, times: int, value: str = "Histoire 0"):

@@ -121,7 +121,8 @@ def test_a_quota_pause_resumes_with_the_changed_settings_and_pays_nothing_twice(
     editor changes the translator's options (here a new option and the batch size) and
     resumes: resume pins today's options (secrets are never stored on runs, they are read from
     settings each time), the run completes, and no text is paid for twice."""
-    conf(TRANSLATOR={"CLASS": TOKEN_TRANSLATOR, "OPTIONS": {"QUOTA_AFTER_CALLS": 2}})
+    options = {"QUOTA_AFTER_CALLS": 2, "TEXTS_PER_REQUEST": 2}  # more than two requests
+    conf(TRANSLATOR={"CLASS": TOKEN_TRANSLATOR, "OPTIONS": options})
     run = start_run(start, magazine)
     run_until(task_queue, lambda: Run.objects.get(pk=run.pk).status == RunStatus.PAUSED)
     run.refresh_from_db()

@@ -194,8 +194,15 @@ def test_targets_are_credited_to_the_runs_user_and_name_the_run(translate):
 
 @pytest.fixture
 def parent_fails_transiently(recording_translator, conf):
-    """The translator cannot be reached whenever the "News" title is sent."""
-    conf(MAX_ATTEMPTS=2, RETRY_BACKOFF_SECONDS=0, RETRY_BACKOFF_MAX_SECONDS=0, UNITS_PER_CLAIM=1)
+    """The translator cannot be reached whenever the "News" title is sent (one object per
+    claim and request: the failing request is the parent's alone)."""
+    conf(
+        MAX_ATTEMPTS=2,
+        RETRY_BACKOFF_SECONDS=0,
+        RETRY_BACKOFF_MAX_SECONDS=0,
+        UNITS_PER_CLAIM=1,
+        MAX_UNITS_PER_CLAIM=1,
+    )
 
     def unreachable(text: str) -> str:
         raise ConnectionError("translator unreachable")

@@ -30,7 +30,7 @@ from wagtail_bulk_translate.errors import (
     TranslatorConfigError,
     TranslatorError,
 )
-from wagtail_bulk_translate.models import Run, RunStatus, UnitStatus
+from wagtail_bulk_translate.models import Run, RunStatus, UnitReview, UnitStatus
 from wagtail_bulk_translate.translators.deepl import DeepLTranslator
 from wagtail_bulk_translate.translators.deepl import locales as deepl_locales
 from wagtail_bulk_translate.translators.deepl.http import BoundedHttpClient, install_http_client
@@ -619,7 +619,7 @@ def test_a_bad_key_stops_the_run_with_one_message(start, task_queue, deepl_runs,
 
 
 @pytest.mark.django_db
-def test_an_oversized_text_fails_only_its_unit(start, task_queue, deepl_runs, settings):
+def test_an_oversized_text_holds_only_its_page_for_review(start, task_queue, deepl_runs, settings):
     conf = settings.WAGTAIL_BULK_TRANSLATE
     options = {**conf["TRANSLATOR"]["OPTIONS"], "MAX_REQUEST_BYTES": 2_000}
     settings.WAGTAIL_BULK_TRANSLATE = {
@@ -635,10 +635,14 @@ def test_an_oversized_text_fails_only_its_unit(start, task_queue, deepl_runs, se
     run = run_pages(start, task_queue, {"pages": [{"id": home.pk, "descendants": True}]}, ["fr"])
 
     units = {u.object_key: u for u in run.units.all()}
-    assert units[big.translation_key].status == UnitStatus.FAILED
-    assert units[big.translation_key].error_code == ErrorCode.TOO_LARGE
-    assert units[small.translation_key].status == UnitStatus.SUCCEEDED
-    assert run.units.filter(status=UnitStatus.SUCCEEDED).count() == 3
+    held = units[big.translation_key]
+    assert (held.status, held.error_code) == (UnitStatus.SUCCEEDED, ErrorCode.HELD_FOR_REVIEW)
+    assert "too large" in held.error_message
+    review = UnitReview.objects.get(unit=held)
+    assert [flag["code"] for flag in review.flags] == [ErrorCode.TOO_LARGE]
+    assert review.flags[0]["source"].startswith("word word")
+    assert units[small.translation_key].error_code == ""
+    assert run.units.filter(status=UnitStatus.SUCCEEDED).count() == 4
 
 
 @pytest.mark.django_db

@@ -15,7 +15,7 @@ from tests.translators.conftest import (
 )
 from tests.translators.test_deepl import DISTINCT_SOURCE_STRINGS, run_pages
 from wagtail_bulk_translate.errors import ErrorCode, QuotaExceededError
-from wagtail_bulk_translate.models import Run, RunStatus, UnitStatus
+from wagtail_bulk_translate.models import Run, RunStatus, UnitReview, UnitStatus
 from wagtail_bulk_translate.translators import loading
 from wagtail_bulk_translate.translators.llm import LLMTranslator
 from wagtail_bulk_translate.translators.pseudo import pseudo_localize
@@ -225,16 +225,19 @@ def test_insufficient_quota_pauses_the_run_and_resume_finishes_it(
 
 
 @pytest.mark.django_db
-def test_a_refused_text_fails_only_its_unit_with_the_models_words(
+def test_a_refused_text_holds_only_its_page_for_review_with_the_models_words(
     start, task_queue, llm_runs, repeated_texts
 ):
     llm_runs.fault_on("Third story", "refusal")
     run = run_pages(start, task_queue, repeated_texts, locales=["fr"])
 
-    failed = run.units.filter(status=UnitStatus.FAILED)
-    assert [u.error_code for u in failed] == [ErrorCode.MODEL_REFUSED]
-    assert "I'm sorry" in failed[0].error_message
-    assert run.units.filter(status=UnitStatus.SUCCEEDED).count() == run.units.count() - 1
+    assert not run.units.filter(status=UnitStatus.FAILED).exists()
+    held = run.units.filter(error_code=ErrorCode.HELD_FOR_REVIEW)
+    assert len(held) == 1 and "I'm sorry" in held[0].error_message
+    review = UnitReview.objects.get(unit=held[0])
+    assert [flag["code"] for flag in review.flags] == [ErrorCode.MODEL_REFUSED]
+    assert review.flags[0]["source"] == "Third story"
+    assert run.units.filter(status=UnitStatus.SUCCEEDED).count() == run.units.count()
 
 
 @pytest.mark.django_db

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.text import capfirst
 
 from ..api import seconds_without_worker
+from ..errors import ErrorCode
 from ..models import Run, RunStatus, RunTally, UnitStatus
 
 if TYPE_CHECKING:
@@ -114,6 +115,15 @@ class RunReport:
     failures: dict[str, int] = field(default_factory=dict)  # error codes of failed units
     eta_seconds: int | None = None
     no_worker: bool = False
+
+    @property
+    def outcomes(self) -> dict[str, int]:
+        """Units held for review, and skips by why (the error codes of the tally)."""
+        return {
+            "held_for_review": self.errors.get(ErrorCode.HELD_FOR_REVIEW, 0),
+            "skipped_unchanged": self.errors.get(ErrorCode.UNCHANGED, 0),
+            "skipped_parent_failed": self.errors.get(ErrorCode.PARENT_NOT_TRANSLATED, 0),
+        }
 
 
 def run_report(run: Run) -> RunReport:

@@ -107,6 +107,14 @@ class BulkTranslateSettings:
             AT_LEAST_ONE, "units a worker claims at once (rounded up to whole objects)."
         ),
     )
+    MAX_UNITS_PER_CLAIM: int = field(
+        default=200,
+        metadata=declared(
+            AT_LEAST_ONE,
+            "a claim whose last request per locale is not full grows, UNITS_PER_CLAIM at a "
+            "time, up to this many units not yet written.",
+        ),
+    )
     WORKER_CONCURRENCY: int = field(
         default=4,
         metadata=declared(AT_LEAST_ONE, "worker tasks queued per run as units appear."),

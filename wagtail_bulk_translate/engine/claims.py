@@ -62,13 +62,14 @@ def lease_expiry() -> Any:
     return Now() + timedelta(seconds=get_settings().LEASE_SECONDS)
 
 
-def claim_units(run_id: int, limit: int) -> tuple[str, list[Unit]]:
+def claim_units(run_id: int, limit: int, token: str | None = None) -> tuple[str, list[Unit]]:
     """Claim up to ``limit`` units (rounded up to whole objects) of a running run.
 
     Units that came back from a dead worker bring their own, smaller limit, and are not
-    rounded up to whole objects.
+    rounded up to whole objects. With ``token`` (a claim of this worker's) the units join that
+    claim, under its lease: only the newly claimed units are returned.
     """
-    token = str(uuid.uuid4())
+    token = token or str(uuid.uuid4())
     with transaction.atomic():
         if not Run.objects.filter(pk=run_id, status=RunStatus.RUNNING).exists():
             return token, []
@@ -100,7 +101,7 @@ def claim_units(run_id: int, limit: int) -> tuple[str, list[Unit]]:
         )
         Run.objects.filter(pk=run_id).update(heartbeat_at=Now())
         units = list(
-            Unit.objects.filter(lease_token=token)
+            Unit.objects.filter(pk__in=ids, lease_token=token)
             .select_related("target_locale", "content_type")
             .order_by("position", "target_locale_id")
         )

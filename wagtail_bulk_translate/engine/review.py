@@ -33,6 +33,34 @@ def flagged_texts(run: Run, work: UnitWork) -> list[dict[str, Any]]:
     return found
 
 
+def held_texts(work: UnitWork) -> list[dict[str, Any]]:
+    """The texts that could not be translated, left in the source language: one review entry
+    each, with the reason and the engine's answer where there was one."""
+    by_text = {string.data: held for string, held in work.held.items()}  # each text once
+    return [
+        {
+            "code": held["code"],
+            "message": held["message"],
+            "term": None,
+            "ratio": None,
+            "source": text,
+            "translation": held["answer"],
+            "held": True,
+        }
+        for text, held in by_text.items()
+    ]
+
+
+def held_message(work: UnitWork) -> str:
+    if not work.held:
+        return ""
+    first = next(iter(work.held.values()))
+    return (
+        f"{len({string.data for string in work.held})} text(s) could not be translated and were left in the source "
+        f"language; the target was saved as a draft for review. {first['message']}"
+    )
+
+
 def flag_entry(flag: Flag, source: str, translation: str) -> dict[str, Any]:
     return {
         "code": flag.code,

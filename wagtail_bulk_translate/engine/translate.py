@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 import uuid
 from decimal import Decimal
+from typing import Any
 
 from wagtail.models import Locale
 
@@ -25,12 +26,11 @@ from ..localize.strings import (
     upsert_string_translations,
     valid_markup,
 )
-from ..models import Mode, Run, UnitStatus
+from ..models import Mode, Run
 from ..revert.state import StringChanges
 from ..translators.base import BulkTranslator, Translations
 from . import claims, ledger, reservations
 from .context import text_contexts
-from .failures import close_units
 from .work import UnitWork
 
 # A unit waiting for a text another worker is translating, or for its parent page, comes back
@@ -43,15 +43,48 @@ WAIT_POLL_SECONDS = 0.05
 
 GIVEN_UP_MESSAGE = (
     "The translator broke the inline markup (links or formatting) of {text!r} every time it "
-    "was sent in this run, so it is not sent again; the target was not written."
+    "was sent, so it is left in the source language for review."
 )
 
 
-def translate_locale(run: Run, translator: BulkTranslator, works: list[UnitWork]) -> None:
-    """Translate what the claim's units need in one locale, one provider request at a time."""
+def translate_locale(
+    run: Run, translator: BulkTranslator, works: list[UnitWork], *, hold_tail: bool = False
+) -> None:
+    """Translate what the claim's units need in one locale, one provider request at a time.
+
+    With ``hold_tail`` the last request (the one that may not be full) is not sent: the claim
+    grows and sends its texts with the next objects'. Without it, every text goes out, and a
+    text answered with broken markup is sent once more; a text that cannot be translated is
+    held (left in the source language, for review) rather than failing its unit.
+    """
     locale = works[0].unit.target_locale
-    token = str(works[0].unit.lease_token)
-    works = fail_units_needing_given_up_texts(run, token, locale, works)
+    for attempt in range(2):
+        works = hold_given_up_texts(run, locale, works)
+        to_send = texts_to_send(run, translator, locale, works)
+        batches = request_batches(translator, run.source_locale, locale, to_send, works)
+        if hold_tail:
+            batches = batches[:-1]
+        elsewhere: set[str] = set()
+        for batch in batches:
+            works = claims.still_held(works)  # a unit whose lease was lost is not paid again
+            if not works:
+                return
+            elsewhere |= send_request(run, translator, locale, works, batch)
+        if hold_tail:
+            return
+        works = [w for w in works if not w.done]
+        if elsewhere:
+            wait_for_other_workers(run, locale, works, elsewhere)
+            works = [w for w in works if not w.done]
+        if attempt or not any(w.untranslated() for w in works):
+            break
+    hold_given_up_texts(run, locale, works)
+
+
+def texts_to_send(
+    run: Run, translator: BulkTranslator, locale: Locale, works: list[UnitWork]
+) -> list[str]:
+    """The texts the units still need that neither this run nor translation memory knows."""
     texts = needed_texts(works)
     memory = known_translations(run, locale, texts, works)
     to_send = [text for text in texts if text not in memory]
@@ -61,14 +94,7 @@ def translate_locale(run: Run, translator: BulkTranslator, works: list[UnitWork]
             f"The translator cannot translate from {run.source_locale} into {locale}.",
         )
     accept(run, locale, works, memory, Translations())
-    elsewhere: set[str] = set()
-    for batch in request_batches(translator, run.source_locale, locale, to_send, works):
-        works = claims.still_held(works)  # a unit whose lease was lost is not paid for again
-        if not works:
-            return
-        elsewhere |= send_request(run, translator, locale, works, batch)
-    if elsewhere:
-        wait_for_other_workers(run, locale, [w for w in works if not w.done], elsewhere)
+    return to_send
 
 
 def request_batches(
@@ -87,20 +113,29 @@ def request_batches(
 
 
 def needed_texts(works: list[UnitWork]) -> list[str]:
-    return list(dict.fromkeys(s.data for w in works for s in w.needs.to_translate))
+    return list(dict.fromkeys(s.data for w in works for s in w.untranslated()))
 
 
-def fail_units_needing_given_up_texts(
-    run: Run, token: str, locale: Locale, works: list[UnitWork]
-) -> list[UnitWork]:
-    """Units needing a text whose markup broke too often fail at once, without a call."""
+def hold_given_up_texts(run: Run, locale: Locale, works: list[UnitWork]) -> list[UnitWork]:
+    """Texts whose markup the translator broke too often are not sent again: they are held."""
     given_up = ledger.given_up_texts(run, locale.pk, needed_texts(works))
     for work in works:
-        broken = next((s.data for s in work.needs.to_translate if s.data in given_up), None)
-        if broken is not None:
-            message = GIVEN_UP_MESSAGE.format(text=broken[:80])
-            close_units(token, [work], UnitStatus.FAILED, ErrorCode.INVALID_MARKUP, message)
+        for s in work.untranslated():
+            if s.data in given_up:
+                answer = work.broken_answers.get(s, "")
+                hold(
+                    work,
+                    s,
+                    ErrorCode.INVALID_MARKUP,
+                    GIVEN_UP_MESSAGE.format(text=s.data[:80]),
+                    answer,
+                )
     return [w for w in works if not w.done]
+
+
+def hold(work: UnitWork, string: Any, code: str, message: str, answer: str = "") -> None:
+    """Leave a text in the source language; its object is written as a draft for review."""
+    work.held[string] = {"code": str(code), "message": message, "answer": answer}
 
 
 def known_translations(
@@ -244,7 +279,7 @@ def wait_for_other_workers(
             break
         time.sleep(WAIT_POLL_SECONDS)
     for work in works:
-        if any(s.data in pending for s in work.needs.to_translate if s not in work.translated):
+        if any(s.data in pending for s in work.untranslated()):
             claims.release_unit(work.unit, token_of(work), WAIT_SECONDS)
             work.done = True
 
@@ -270,20 +305,21 @@ def billed_units(batch: list[str], works: list[UnitWork]) -> dict[str, int]:
 def accept(
     run: Run, locale: Locale, works: list[UnitWork], known: dict[str, str], results: Translations
 ) -> None:
-    """Attach translations (and refusals) to the units needing them and store the valid ones
-    at once: a unit retried after a crash or a failed write finds them."""
+    """Attach translations to the units needing them and store them at once (a unit retried
+    after a crash or a failed write finds them). A refused text is held; an answer with broken
+    markup is kept aside (the text goes out once more, then is held)."""
     fresh: dict[int, dict] = {}
     for work in works:
-        for s in work.needs.to_translate:
-            if s in work.translated:
-                continue
+        for s in work.untranslated():
             value = known.get(s.data) or results.texts.get(s.data)
-            if value is not None:
+            if value is not None and not valid_markup(s.data, value):
+                work.broken_answers[s] = value
+            elif value is not None:
                 work.translated[s] = value
                 fresh.setdefault(id(work), {})[s] = value
             elif s.data in results.refused:
                 refusal = results.refused[s.data]
-                work.refused.setdefault(refusal.code, refusal.message)
+                hold(work, s, refusal.code, refusal.message)
     if fresh:
         persist_translations(run, locale, [w for w in works if id(w) in fresh], fresh)
 
@@ -298,8 +334,7 @@ def persist_translations(
         changes = []
         for work in works:
             values = fresh[id(work)]
-            valid = {s: v for s, v in values.items() if valid_markup(s.data, v)}
-            changes.append(store_machine_strings(run, locale.pk, valid, work.signature))
+            changes.append(store_machine_strings(run, locale.pk, values, work.signature))
         return changes
 
     for work, changes in zip(works, ledger.retry_while_busy(store), strict=True):

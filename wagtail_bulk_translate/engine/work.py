@@ -34,8 +34,8 @@ class UnitWork:
     translated: dict[SourceString, str] = field(default_factory=dict)
     billed: int = 0
     done: bool = False
-    # Texts the translator refused: {error code: message}.
-    refused: dict[str, str] = field(default_factory=dict)  # {error code: message}
+    # Answers whose markup the translator broke (the text is sent once more, then held).
+    broken_answers: dict[SourceString, str] = field(default_factory=dict)
     # StringTranslations this unit created or changed, for revert.
     string_changes: StringChanges = field(default_factory=StringChanges)
     # The object it translates (its instance and strings give each text's context).
@@ -44,6 +44,15 @@ class UnitWork:
     signature: str = ""
     # The pair's glossary and house style changes: what they outdated is translated again.
     rule_changes: PairChanges = field(default_factory=PairChanges)
+    # Texts that could not be translated, left in the source language for a person to review:
+    # {string: {"code": error code, "message": why, "answer": the engine's answer or ""}}.
+    held: dict[SourceString, dict[str, str]] = field(default_factory=dict)
+
+    def untranslated(self) -> list[SourceString]:
+        """The strings still waiting for a translation (neither translated nor held)."""
+        return [
+            s for s in self.needs.to_translate if s not in self.translated and s not in self.held
+        ]
 
 
 @dataclass

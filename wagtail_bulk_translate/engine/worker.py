@@ -4,8 +4,11 @@ For each claim (a few whole objects, every claimable locale of each):
 
 1. :mod:`.prepare` loads each source object once, extracts and hashes it, skips what is
    unchanged; :mod:`.plan` decides per locale which strings need a translation;
-2. :mod:`.translate` makes one translator call per target locale for the whole claim;
-3. :mod:`.write` writes each target in its own transaction, fenced by the unit's lease.
+2. :mod:`.translate` sends each target locale's texts in requests as full as the translator
+   allows, across the claim's objects and tree levels; a claim whose last request per locale is
+   not full grows by more objects to fill it (:func:`grow_claim`);
+3. :mod:`.write` writes each target in its own transaction, fenced by the unit's lease, parents
+   before children.
 
 While the claim is processed a :class:`.keepalive.LeaseKeeper` renews its lease from a thread
 of its own, so no step, however long, loses it to another worker.
@@ -40,7 +43,7 @@ from .prepare import prepare_object
 from .signatures import output_signatures, rule_changes, sign_objects
 from .translate import translate_locale
 from .work import ObjectWork, UnitWork
-from .write import wait_for_parent, write_unit
+from .write import write_unit
 
 
 @dataclass(frozen=True)
@@ -122,7 +125,7 @@ def process_run(run_id: int, time_budget: float | None = None) -> WorkerOutcome:
         claim = Claim(run, token)
         try:
             with LeaseKeeper(token):
-                process_claim(claim, translator, units)
+                process_claim(claim, translator, units, deadline)
         except ClaimAborted:
             claims.release_claim(token)
             return WorkerOutcome(processed, more_work=False)
@@ -135,63 +138,129 @@ def process_run(run_id: int, time_budget: float | None = None) -> WorkerOutcome:
     return WorkerOutcome(processed, more_work=False)
 
 
-def process_claim(claim: Claim, translator: BulkTranslator, units: list[Unit]) -> None:
-    """Prepare every object, then translate and write the units in waves: a new page whose
-    parent page is in the claim goes in the wave after its parent's, so its texts are sent
-    only once the parent is written (a parent that fails costs nothing for its children)."""
+def process_claim(
+    claim: Claim, translator: BulkTranslator, units: list[Unit], deadline: float | None = None
+) -> None:
+    """Take a claim through the steps, sending its texts in requests as full as the translator
+    allows and writing its objects parents first.
+
+    Translating and writing go in different orders: a locale's texts go out whatever tree
+    level their object is at, in full requests only, the last partial request of each locale
+    held back while the claim can grow (:func:`grow_claim`) to fill it; each unit is written as
+    soon as its texts are in and its parent page in the claim is written. A child whose
+    parent is in another worker's claim waits for it at write time (its texts are paid for and
+    kept either way).
+    """
+    objects: list[ObjectWork] = []
+    add_to_claim(claim, translator, objects, units)
+    while True:
+        send_texts(claim, translator, objects, hold_tails=True)
+        write_ready_units(claim, objects)
+        more = grow_claim(claim, objects, deadline)
+        if not more:
+            break
+        add_to_claim(claim, translator, objects, more)
+    send_texts(claim, translator, objects, hold_tails=False)
+    write_ready_units(claim, objects, final=True)
+
+
+def add_to_claim(
+    claim: Claim, translator: BulkTranslator, objects: list[ObjectWork], units: list[Unit]
+) -> None:
+    """Prepare the objects of newly claimed units (signed for their locales) into the claim."""
     run, token = claim.run, claim.token
-    objects = group_by_object(units)
+    added = group_by_object(units)
     locale_ids = {u.target_locale_id for u in units}
     sign_objects(
-        objects, output_signatures(run, translator, locale_ids), rule_changes(run, locale_ids)
+        added, output_signatures(run, translator, locale_ids), rule_changes(run, locale_ids)
     )
-    for obj in objects:
+    for obj in added:
         guard_errors(claim, obj.units, partial(prepare_object, run, token, obj))
-    parents = parents_in_claim(objects)
-    waiting = [(obj, work) for obj in objects for work in obj.open_units()]
-    while waiting:
-        wave = [(o, w) for o, w in waiting if id(w) not in parents or parents[id(w)].done]
-        wave = wave or waiting  # (a parent left open cannot hold its children forever)
-        in_wave = {id(w) for _o, w in wave}
-        waiting = [(o, w) for o, w in waiting if id(w) not in in_wave]
-        process_wave(claim, translator, wave)
+    objects.extend(added)
+    objects.sort(key=lambda obj: obj.units[0].unit.position)
 
 
-def process_wave(
-    claim: Claim, translator: BulkTranslator, wave: list[tuple[ObjectWork, UnitWork]]
+def send_texts(
+    claim: Claim, translator: BulkTranslator, objects: list[ObjectWork], *, hold_tails: bool
 ) -> None:
-    run, token = claim.run, claim.token
-    for obj, work in wave:
-        if not work.done and work.needs.to_translate:
-            # Nothing is sent for a page that would wait for its parent, or be skipped.
-            guard_errors(claim, [work], partial(check_parent, run, token, obj, work))
-    for works in pending_by_locale([work for _obj, work in wave]).values():
+    open_works = [work for obj in objects for work in obj.open_units()]
+    for works in pending_by_locale(open_works).values():
         claim.keep_lease()
-        guard_errors(claim, works, partial(translate_locale, run, translator, works))
-    for obj, work in wave:
-        if not work.done:
-            claim.keep_lease()
-            guard_errors(claim, [work], partial(write_unit, run, token, obj, work))
+        step = partial(translate_locale, claim.run, translator, works, hold_tail=hold_tails)
+        guard_errors(claim, works, step)
 
 
-def check_parent(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
-    wait_for_parent(run, token, obj, work)
+def write_ready_units(claim: Claim, objects: list[ObjectWork], *, final: bool = False) -> None:
+    """Write the open units whose texts are all in, each once the units it depends on in the
+    claim (its parent page, the snippets it chooses; same locale) are done; with ``final``,
+    every open unit (dependencies first, as far as they go)."""
+    needs = dependencies_in_claim(objects)
+    written = True
+    while written:
+        written = False
+        for obj in objects:
+            for work in obj.open_units():
+                if work.untranslated() and not final:
+                    continue
+                if any(not other.done for other in needs.get(id(work), ())):
+                    continue
+                claim.keep_lease()
+                guard_errors(claim, [work], partial(write_unit, claim.run, claim.token, obj, work))
+                written = True
+    if final:
+        for obj in objects:
+            for work in obj.open_units():  # dependencies that never ended (cannot happen twice)
+                guard_errors(claim, [work], partial(write_unit, claim.run, claim.token, obj, work))
 
 
-def parents_in_claim(objects: list[ObjectWork]) -> dict[int, UnitWork]:
-    """{id of a unit: the unit of its parent page in the same locale}, both in this claim."""
+def grow_claim(claim: Claim, objects: list[ObjectWork], deadline: float | None) -> list[Unit]:
+    """Claim more objects while a locale's last request is not full: their texts fill it.
+
+    Only while the claim holds fewer than ``MAX_UNITS_PER_CLAIM`` open units, the worker's time
+    budget lasts, and the claim is not one of the small claims that isolate a unit killing its
+    worker (those never grow).
+    """
+    open_works = [work for obj in objects for work in obj.open_units()]
+    waiting = [work for work in open_works if work.untranslated()]
+    conf = get_settings()
+    if not waiting or len(open_works) >= conf.MAX_UNITS_PER_CLAIM:
+        return []
+    if deadline is not None and time.monotonic() >= deadline:
+        return []
+    if any(work.unit.claim_limit is not None for obj in objects for work in obj.units):
+        return []
+    room = conf.MAX_UNITS_PER_CLAIM - len(open_works)
+    _token, units = claims.claim_units(
+        claim.run.pk, min(conf.UNITS_PER_CLAIM, room), token=claim.token
+    )
+    return units
+
+
+def dependencies_in_claim(objects: list[ObjectWork]) -> dict[int, list[UnitWork]]:
+    """{id of a unit: the units of the same locale in this claim it is written after}: its
+    parent page (a page is created under its parent's translation) and the objects it refers
+    to (a page points to its chosen snippet's translation once that is written)."""
+    by_key = {
+        (work.unit.object_key, work.unit.target_locale_id): work
+        for obj in objects
+        for work in obj.open_units()
+    }
     by_path = {
         (obj.instance.path, work.unit.target_locale_id): work
         for obj in objects
         if isinstance(obj.instance, Page)
         for work in obj.open_units()
     }
-    parents: dict[int, UnitWork] = {}
-    for (path, locale_id), work in by_path.items():
-        parent = by_path.get((path[: -Page.steplen], locale_id))
-        if parent is not None:
-            parents[id(work)] = parent
-    return parents
+    needs: dict[int, list[UnitWork]] = {}
+    for obj in objects:
+        for work in obj.open_units():
+            locale_id = work.unit.target_locale_id
+            found = [by_key.get((key, locale_id)) for key in obj.related_keys]
+            if isinstance(obj.instance, Page):
+                found.append(by_path.get((obj.instance.path[: -Page.steplen], locale_id)))
+            if others := [other for other in found if other is not None and other is not work]:
+                needs[id(work)] = others
+    return needs
 
 
 def group_by_object(units: list[Unit]) -> list[ObjectWork]:
@@ -205,6 +274,6 @@ def group_by_object(units: list[Unit]) -> list[ObjectWork]:
 def pending_by_locale(works: list[UnitWork]) -> dict[int, list[UnitWork]]:
     by_locale: dict[int, list[UnitWork]] = defaultdict(list)
     for work in works:
-        if not work.done and work.needs.to_translate:
+        if not work.done and work.untranslated():
             by_locale[work.unit.target_locale_id].append(work)
     return by_locale

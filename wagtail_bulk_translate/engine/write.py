@@ -18,7 +18,7 @@ from .. import schedule
 from ..errors import ErrorCode, UnitError, UnitSkipped
 from ..localize import site_settings
 from ..localize.sources import check_complete
-from ..localize.strings import stored_translation, valid_markup
+from ..localize.strings import stored_translation
 from ..localize.target_writer import can_be_draft, page_slug, write_target
 from ..models import ContentSource, Run, Unit, UnitStatus
 from ..revert.snapshots import row_fingerprint
@@ -45,7 +45,8 @@ def write_unit(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
     store_copied_strings(run, work)
     check_translations(work)
     publish = decide_publish(run, obj.instance)
-    flags = review.flagged_texts(run, work)  # a flagged target waits for review as a draft
+    # A flagged target, or one with texts held in the source language, waits as a draft.
+    flags = review.flagged_texts(run, work) + review.held_texts(work)
     if run.is_canary and not can_be_draft(obj.instance):
         finish_without_write(token, work)  # canary output is drafts only
         return
@@ -56,7 +57,7 @@ def write_unit(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
             work.done = True
             return  # lost the lease: a newer attempt owns this unit now
         check_source_unchanged(obj)
-        check_complete(obj.source, work.unit.target_locale)
+        check_complete(obj.source, work.unit.target_locale, held_string_ids(work))
         before = TargetSnapshot.of(work.target)
         path_before = getattr(work.target, "url_path", None)
         # Writing a target may save its inline (ParentalKey) children several times, and
@@ -128,8 +129,8 @@ def finish_written(
         work.unit,
         token,
         UnitStatus.SUCCEEDED,
-        error_code="",
-        error_message="",
+        error_code=ErrorCode.HELD_FOR_REVIEW if work.held else "",
+        error_message=review.held_message(work),
         strings_translated=work.needs.count,
         billed_characters=F("billed_characters") + work.billed,
         source_hash=obj.hashes[work.unit.target_locale_id],
@@ -138,6 +139,10 @@ def finish_written(
         source_revision_id=source_revision,
     )
     work.done = True
+
+
+def held_string_ids(work: UnitWork) -> set[int]:
+    return {s.string_id for s in work.held if s.string_id is not None}
 
 
 def source_revision_id(run: Run, instance: Any) -> int | None:
@@ -173,18 +178,8 @@ def store_copied_strings(run: Run, work: UnitWork) -> None:
 
 
 def check_translations(work: UnitWork) -> None:
-    """Refuse to write a target whose translated strings are refused, broken or missing."""
-    invalid = [s for s, text in work.translated.items() if not valid_markup(s.data, text)]
-    missing = [s for s in work.needs.to_translate if s not in work.translated]
-    if work.refused:
-        code, message = next(iter(work.refused.items()))
-        raise UnitError(ErrorCode(code), f"{message} The target was not written.")
-    if invalid:
-        raise UnitError(
-            ErrorCode.INVALID_MARKUP,
-            f"The translator broke the markup of {len(invalid)} string(s), e.g. "
-            f"{invalid[0].data[:80]!r}; the target was not written.",
-        )
+    """Refuse to write a target whose strings are missing a translation (held ones aside)."""
+    missing = work.untranslated()
     if missing:
         raise UnitError(
             ErrorCode.TRANSLATOR_ERROR,
@@ -262,7 +257,7 @@ def write_site_setting(run: Run, token: str, obj: ObjectWork, work: UnitWork) ->
     """A site's settings row has no draft: it is written live; a flagged translation still
     waits in the review queue (accepting it has nothing to publish)."""
     locale = work.unit.target_locale
-    flags = review.flagged_texts(run, work)
+    flags = review.flagged_texts(run, work) + review.held_texts(work)
     with transaction.atomic():
         if not claims.hold_lease(work.unit, token):
             work.done = True
@@ -270,7 +265,8 @@ def write_site_setting(run: Run, token: str, obj: ObjectWork, work: UnitWork) ->
         check_source_unchanged(obj)
         row = site_settings.target_row(obj.instance, locale)
         before = TargetSnapshot.of(row)
-        values = {**work.needs.resolved, **work.translated}
+        held = {s: s.data for s in work.held}  # left in the source language
+        values = {**work.needs.resolved, **held, **work.translated}
         site_settings.apply_translations(
             obj.instance, row, obj.segments, values, run.source_locale, locale
         )

@@ -49,6 +49,28 @@ def canary_progress_line(run: Run, counts: dict[str, int]) -> str:
     )
 
 
+def outcome_lines(outcomes: dict[str, int]) -> list[str]:
+    """Held for review, and the skips by why, each on its own line when there are any."""
+    lines = []
+    if outcomes.get("held_for_review"):
+        lines.append(
+            f"  held for review: {outcomes['held_for_review']} (written as drafts, a text left "
+            "in the source language; see the review queue)"
+        )
+    skips = [
+        f"{outcomes[key]} {label}"
+        for key, label in (
+            ("skipped_unchanged", "unchanged"),
+            ("skipped_parent_failed", "because their parent page could not be written"),
+            ("skipped_other", "for other reasons"),
+        )
+        if outcomes.get(key)
+    ]
+    if skips:
+        lines.append(f"  skipped: {', '.join(skips)}")
+    return lines
+
+
 def format_summary(summary: dict[str, Any]) -> str:
     units = ", ".join(f"{status} {n}" for status, n in summary["units"].items() if n)
     errors = ", ".join(f"{code} {n}" for code, n in summary["errors"].items())
@@ -58,6 +80,7 @@ def format_summary(summary: dict[str, Any]) -> str:
         f"  {summary['source_locale']} → {', '.join(summary['target_locales'])}"
         f" with {summary['translator']}",
         f"  units: {summary['units_total']} ({units or 'none yet'})",
+        *outcome_lines(summary.get("outcomes") or {}),
         f"  strings translated: {summary['strings_translated']} (reused translations included)",
         *sent_lines(summary),
     ]
@@ -184,13 +207,18 @@ def start_command(run: Run, *, whole_site: bool = False) -> str:
 
 
 def format_run_line(row: dict[str, Any]) -> str:
-    units = row["units"]
+    units, outcomes = row["units"], row.get("outcomes") or {}
     kind = "canary" if row["canary"] else row["mode"]
+    held = outcomes.get("held_for_review", 0)
+    behind = outcomes.get("skipped_parent_failed", 0)
     return (
         f"#{row['id']:<5} {row['status']:<10} {kind:<9} {row['created_at'][:16].replace('T', ' ')}"
         f"  {row['source_locale']} → {','.join(row['target_locales'])}"
-        f"  {row['units_total']} units ({units['succeeded']} ok, {units['skipped']} skipped, "
-        f"{units['failed']} failed)"
+        f"  {row['units_total']} units ({units['succeeded'] - held} ok"
+        + (f", {held} held for review" if held else "")
+        + f", {units['skipped'] - behind} skipped"
+        + (f", {behind} behind a failed parent" if behind else "")
+        + f", {units['failed']} failed)"
     )
 
 

@@ -9,7 +9,8 @@ from django.utils import timezone
 from ..budgets.report import budget_report
 from ..engine.janitor import keep_janitor_alive
 from ..engine.ledger import Billing, billing
-from ..models import Run, RunTally
+from ..errors import ErrorCode
+from ..models import Run, RunTally, UnitStatus
 from ..scope.definition import Scope
 from ..scope.readiness import count_unpublished, untranslatable_in_scope
 from .spend import spend_report
@@ -41,6 +42,9 @@ def run_summary(run: Run) -> dict[str, Any]:
         "enumeration_done": run.enumeration_done,
         "units_total": run.units_total,
         "units": run.unit_counts(),
+        # The units' outcomes as an editor reads them: written as drafts for review because a
+        # text could not be translated, and skips by why (unchanged, or behind a parent).
+        "outcomes": outcome_counts(run),
         "units_by_locale": units_by_locale(run),
         "strings_translated": totals["strings_translated"],
         **sent_to_translator(run, billed),
@@ -110,6 +114,21 @@ def units_by_locale(run: Run) -> dict[str, dict[str, int]]:
     for code, status, n in rows:
         result.setdefault(code, {})[status] = n
     return {code: result[code] for code in sorted(result)}
+
+
+def outcome_counts(run: Run) -> dict[str, int]:
+    """{"held_for_review", "skipped_unchanged", "skipped_parent_failed", "skipped_other"}."""
+    rows = RunTally.objects.of_run(run.pk).units_per("status", "error_code")
+    by_code: dict[tuple[str, str], int] = {(status, code): n for status, code, n in rows}
+    skipped = sum(n for (status, _code), n in by_code.items() if status == UnitStatus.SKIPPED)
+    unchanged = by_code.get((UnitStatus.SKIPPED, ErrorCode.UNCHANGED), 0)
+    parent = by_code.get((UnitStatus.SKIPPED, ErrorCode.PARENT_NOT_TRANSLATED), 0)
+    return {
+        "held_for_review": by_code.get((UnitStatus.SUCCEEDED, ErrorCode.HELD_FOR_REVIEW), 0),
+        "skipped_unchanged": unchanged,
+        "skipped_parent_failed": parent,
+        "skipped_other": skipped - unchanged - parent,
+    }
 
 
 def error_breakdown(run: Run) -> dict[str, int]:

@@ -71,6 +71,7 @@ def status_payload(run: Run, report: RunReport) -> dict[str, Any]:
         "by_model": report.by_model,
         "model_names": report.model_names,
         "errors": report.errors,
+        "outcomes": report.outcomes,
         "estimated_characters": run.estimated_characters,
         "spend": spend_report(run),
         "eta_seconds": report.eta_seconds,

@@ -13,6 +13,7 @@ from ...errors import ScopeError
 from ...models import Run, Unit
 from ...objects import find_by_content_type
 from ...runs.liveness import seconds_without_worker, task_failure_note
+from ...runs.summary import outcome_counts
 from ...scope.definition import model_label, resolve_model
 from ..reporting import format_run_line, format_summary, format_unit_line
 from .controls import NO_RUNS, get_run, refuse
@@ -69,6 +70,7 @@ def run_row(run: Run) -> dict[str, Any]:
         "target_locales": sorted(locale.language_code for locale in run.target_locales.all()),
         "units_total": run.units_total,
         "units": run.unit_counts(),
+        "outcomes": outcome_counts(run),
         "created_at": run.created_at.isoformat(),
         "finished_at": run.finished_at.isoformat() if run.finished_at else None,
     }

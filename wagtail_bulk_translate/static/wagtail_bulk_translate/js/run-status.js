@@ -11,6 +11,7 @@
  *   [data-bt-progress] / [data-bt-progress-bar]   the progress bar
  *   [data-bt-status]                              the status tag (data-bt-run-status = raw value)
  *   [data-bt-count="<unit status>"]               unit counts
+ *   [data-bt-outcome="<key>"]                     held for review, skips by why
  *   [data-bt-if-count="<unit status>"]            shown only while that count is not 0
  *   [data-bt-done], [data-bt-total]               units done (ran) and in all
  *   [data-bt-eta], [data-bt-billed]               ETA and characters billed
@@ -75,6 +76,14 @@
 
     render(data) {
       this.renderProgress(data);
+      Object.entries(data.outcomes || {}).forEach(([key, count]) => {
+        this.all(`[data-bt-outcome="${key}"]`).forEach((el) => {
+          el.textContent = count.toLocaleString();
+        });
+        this.all(`[data-bt-if-outcome="${key}"]`).forEach((el) => {
+          el.hidden = !count;
+        });
+      });
       STATUSES.forEach((status) => {
         this.all(`[data-bt-count="${status}"]`).forEach((el) => {
           el.textContent = (data.units[status] || 0).toLocaleString();

@@ -33,6 +33,7 @@ BENCHMARKS = [
     "revert_canary",
     "token_spend",
     "sync",
+    "full_requests",
 ]
 # Benchmarks that create their own database (the others get a copy of the seeded template).
 OWN_DATABASE = {"scaling"}

@@ -193,7 +193,7 @@ WAGTAIL_BULK_TRANSLATE = {
     "SITE_LOCALES": {"fr.localhost": "fr", "de.localhost": "de", "es.localhost": "es"},
     # Never sent to the translator: a tracking id, and people's names.
     "EXCLUDE_FIELDS": {"demo.SocialLinks": ["analytics_id"], "demo.Testimonial": ["author"]},
-    "UNITS_PER_CLAIM": 10,
+    "UNITS_PER_CLAIM": 25,
 }
 
 LOGGING = {

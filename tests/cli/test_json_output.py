@@ -22,7 +22,8 @@ def start_and_drain(run_command, task_queue, *args):
 @pytest.fixture
 def partial_run(three_pages, run_command, task_queue, recording_translator, conf):
     """A finished run of the three pages into fr whose article failed (then can succeed)."""
-    conf(UNITS_PER_CLAIM=1)  # one object per claim: a failing text fails its object only
+    # One object per claim and request: a failing request fails its object only.
+    conf(UNITS_PER_CLAIM=1, MAX_UNITS_PER_CLAIM=1)
 
     def refuse(text):
         raise TranslatorError("The translator refused this text.")

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def partial_run(three_pages, run_command, task_queue, recording_translator, conf):
-    conf(UNITS_PER_CLAIM=1)
+    conf(UNITS_PER_CLAIM=1, MAX_UNITS_PER_CLAIM=1)
 
     def refuse(text):
         raise TranslatorError("The translator refused this text.")

@@ -47,6 +47,7 @@ def billing_translator(settings, conf):
         TRANSLATOR={"CLASS": BILLING_TRANSLATOR, "OPTIONS": {}},
         RETRY_BACKOFF_SECONDS=0,
         UNITS_PER_CLAIM=1,
+        MAX_UNITS_PER_CLAIM=1,
     )
     yield BillingTranslator
     BillingTranslator.reset()
@@ -57,6 +58,7 @@ def deepl(conf, fake_deepl):
     conf(
         RETRY_BACKOFF_SECONDS=0,
         UNITS_PER_CLAIM=1,
+        MAX_UNITS_PER_CLAIM=1,
         TRANSLATOR={
             "CLASS": DEEPL_CLASS,
             "OPTIONS": {"AUTH_KEY": "test:fx", "SERVER_URL": fake_deepl.url},

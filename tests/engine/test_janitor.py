@@ -46,7 +46,7 @@ def long_ago():
 
 @pytest.fixture(autouse=True)
 def janitor_settings(conf):
-    conf(STALL_SECONDS=STALL_SECONDS, UNITS_PER_CLAIM=1)
+    conf(STALL_SECONDS=STALL_SECONDS, UNITS_PER_CLAIM=1, MAX_UNITS_PER_CLAIM=1)
 
 
 @pytest.fixture

@@ -24,7 +24,12 @@ INTERVAL = 60
 
 @pytest.fixture(autouse=True)
 def janitor_on(conf):
-    conf(JANITOR_INTERVAL_SECONDS=INTERVAL, STALL_SECONDS=120, UNITS_PER_CLAIM=1)
+    conf(
+        JANITOR_INTERVAL_SECONDS=INTERVAL,
+        STALL_SECONDS=120,
+        UNITS_PER_CLAIM=1,
+        MAX_UNITS_PER_CLAIM=1,
+    )
 
 
 def long_ago():

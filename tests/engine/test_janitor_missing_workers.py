@@ -24,7 +24,7 @@ DATABASE_BACKEND = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "Q
 
 @pytest.fixture(autouse=True)
 def janitor_settings(conf):
-    conf(STALL_SECONDS=120, UNITS_PER_CLAIM=1, WORKER_CONCURRENCY=4)
+    conf(STALL_SECONDS=120, UNITS_PER_CLAIM=1, MAX_UNITS_PER_CLAIM=1, WORKER_CONCURRENCY=4)
 
 
 @pytest.fixture

@@ -7,9 +7,11 @@ from wagtail.log_actions import registry as log_registry
 from wagtail.models import Page
 
 from tests import factories as f
+from tests.translators.conftest import llm_options
 from wagtail_bulk_translate import api
 from wagtail_bulk_translate.engine.review import mark_for_review
 from wagtail_bulk_translate.engine.work import UnitWork
+from wagtail_bulk_translate.errors import ErrorCode
 from wagtail_bulk_translate.models import GlossaryTerm, GlossaryTranslation, ReviewState, Unit
 from wagtail_bulk_translate.runs.review import ACCEPTED, DISMISSED, RETRANSLATED
 
@@ -202,3 +204,96 @@ def test_a_site_settings_row_is_checked_too(begin, task_queue):
     assert SocialLinks.objects.get(site=fr_site).newsletter_pitch.startswith("[fr:")
     review, published = api.accept_review(unit.pk)
     assert review.state == ReviewState.ACCEPTED and not published
+
+
+# --- a text that cannot be translated holds its own object only ---------------------------------
+
+LINK_TEXT = 'Baked every morning, see <a href="/hours/">our hours</a>.'
+
+
+@pytest.fixture
+def bakery(task_queue):
+    """home (its intro holds a link) > breads > two articles."""
+    locales = f.locales()
+    home = f.home_page("Bakery", intro=f.rich(LINK_TEXT))
+    breads = f.index_page(home, "Breads")
+    articles = [f.article(breads, name) for name in ("Sourdough", "Rye")]
+    task_queue.clear()
+    return {"locales": locales, "home": home, "descendants": [breads, *articles]}
+
+
+def translate_bakery(start, task_queue, bakery) -> api.Run:
+    run = start(
+        scope={"pages": [{"id": bakery["home"].pk, "descendants": True}]},
+        source_locale="en",
+        target_locales=["fr"],
+        publish_policy="publish",
+    )
+    task_queue.drain()
+    run.refresh_from_db()
+    return run
+
+
+def assert_home_held_and_descendants_written(run, bakery, code: str) -> None:
+    home_unit = run.units.get(object_key=bakery["home"].translation_key)
+    assert home_unit.status == "succeeded"
+    assert home_unit.error_code == ErrorCode.HELD_FOR_REVIEW
+    review = home_unit.review
+    assert review.state == ReviewState.PENDING and review.would_publish
+    [flag] = review.flags
+    assert flag["code"] == code and flag["source"] == api_text(LINK_TEXT) and flag["message"]
+    home_fr = target(bakery["home"])
+    assert not home_fr.live  # a draft, whatever the run's publish policy
+    for page in bakery["descendants"]:
+        unit = run.units.get(object_key=page.translation_key)
+        assert (unit.status, unit.error_code) == ("succeeded", "")
+        assert target(page).live  # written by the run's policy, under the held parent
+    summary = api.run_summary(run)
+    assert summary["outcomes"]["held_for_review"] == 1
+    assert summary["outcomes"]["skipped_parent_failed"] == 0
+    assert summary["units"]["failed"] == 0
+    assert run.status == "succeeded"
+
+
+def api_text(html: str) -> str:
+    """The text as the engine sends it: wagtail-localize's segment, its link as an id."""
+    return html.replace('<a href="/hours/">', '<a id="a1">')
+
+
+def test_deepl_breaking_the_parents_markup_holds_the_parent_alone(
+    start, task_queue, bakery, conf, fake_deepl
+):
+    conf(
+        RETRY_BACKOFF_SECONDS=0,
+        TRANSLATOR={
+            "CLASS": "wagtail_bulk_translate.translators.deepl.DeepLTranslator",
+            "OPTIONS": {"AUTH_KEY": "test:fx", "SERVER_URL": fake_deepl.url},
+        },
+    )
+    fake_deepl.break_markup(api_text(LINK_TEXT))
+
+    run = translate_bakery(start, task_queue, bakery)
+
+    assert_home_held_and_descendants_written(run, bakery, ErrorCode.INVALID_MARKUP)
+    assert len(fake_deepl.translate_requests()) == 2  # every page at once, and DeepL's retry
+
+
+def test_a_language_model_dropping_the_parents_placeholder_holds_the_parent_alone(
+    start, task_queue, bakery, conf, fake_openai
+):
+    conf(
+        RETRY_BACKOFF_SECONDS=0,
+        TRANSLATOR={
+            "CLASS": "wagtail_bulk_translate.translators.llm.LLMTranslator",
+            "OPTIONS": llm_options(fake_openai),
+        },
+    )
+    fake_openai.fault_on("Baked every morning", "drop_placeholder")
+
+    run = translate_bakery(start, task_queue, bakery)
+
+    assert_home_held_and_descendants_written(run, bakery, ErrorCode.INVALID_MARKUP)
+    first = fake_openai.answered()[0]
+    assert len(first.items) == 11  # every page's texts (titles, intros, summaries) at once
+    prompt = first.message("user")
+    assert all(title in prompt for title in ("Bakery", "Breads", "Sourdough", "Rye"))

@@ -410,7 +410,7 @@ def test_reference_index_tasks_after_writing_inline_children_all_succeed(
 def child_waiting(start, task_queue, recording_translator, conf):
     """home > news > Story 0, Story 1: while the news unit backed off after an error, the worker
     reached Story 0 and gave it back to wait for its parent; Story 1 backs off too."""
-    conf(UNITS_PER_CLAIM=1)
+    conf(UNITS_PER_CLAIM=1, MAX_UNITS_PER_CLAIM=1)
     home = f.home_page("Home")
     news = f.index_page(home, "News")
     waiting, backing_off = [f.article(news, f"Story {i}") for i in range(2)]

@@ -257,7 +257,8 @@ def test_resume_restarts_an_enumeration_that_the_pause_cut_short(
 @pytest.fixture
 def failed_run(site, begin, task_queue, conf, recording_translator):
     """A finished partial run: Story 0 failed (translator_error), the category (too_large)."""
-    conf(UNITS_PER_CLAIM=1)  # one object per claim: a failing text fails its object only
+    # One object per claim and request: a failing request fails its object only.
+    conf(UNITS_PER_CLAIM=1, MAX_UNITS_PER_CLAIM=1)
 
     def refuse(text):
         raise TranslatorError("The translator refused this text.")

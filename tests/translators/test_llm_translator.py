@@ -235,8 +235,8 @@ def test_a_refused_text_holds_only_its_page_for_review_with_the_models_words(
     held = run.units.filter(error_code=ErrorCode.HELD_FOR_REVIEW)
     assert len(held) == 1 and "I'm sorry" in held[0].error_message
     review = UnitReview.objects.get(unit=held[0])
-    assert [flag["code"] for flag in review.flags] == [ErrorCode.MODEL_REFUSED]
-    assert review.flags[0]["source"] == "Third story"
+    assert {flag["code"] for flag in review.flags} == {ErrorCode.MODEL_REFUSED}
+    assert all("Third story" in flag["source"] for flag in review.flags), review.flags
     assert run.units.filter(status=UnitStatus.SUCCEEDED).count() == run.units.count()
 
 

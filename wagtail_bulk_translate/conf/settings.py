@@ -102,7 +102,7 @@ class BulkTranslateSettings:
         default=10, metadata=declared(SECONDS_OR_ZERO, "time budget of one coordinator tick.")
     )
     UNITS_PER_CLAIM: int = field(
-        default=10,
+        default=25,
         metadata=declared(
             AT_LEAST_ONE, "units a worker claims at once (rounded up to whole objects)."
         ),

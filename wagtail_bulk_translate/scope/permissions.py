@@ -123,6 +123,24 @@ def refusal_for(
     target = destination.target
     if target is None:
         return refusal_to_create(user, source, destination, words, publish=publish)
+    return refusal_to_change(user, target, words, publish=publish, overwrite=overwrite)
+
+
+def target_refusal(user: Any, target: Any, locale: Locale, *, publish: bool) -> Refusal | None:
+    """Why ``user`` may not edit (``publish``: and publish) this existing translation (None:
+    they may); a missing target (None) is refused. The review queue's rule for accepting and
+    dismissing."""
+    if user is None:
+        return None
+    if target is None:
+        return Refusal(_("Its translation no longer exists."))
+    words = {"who": who(user), "locale": locale.get_display_name()}
+    return refusal_to_change(user, target, words, publish=publish)
+
+
+def refusal_to_change(
+    user: Any, target: Any, words: dict[str, str], *, publish: bool, overwrite: bool = False
+) -> Refusal | None:
     words["target"] = title_of(target)
     if not may(user, "change", target):
         return Refusal(

@@ -45,7 +45,9 @@ def count_refusals(
         by_type.setdefault(obj.content_type_id, []).append(obj)
     for content_type_id, scoped in by_type.items():
         model = ContentType.objects.get_for_id(content_type_id).model_class()
-        for start in range(0, len(scoped) if model else 0, CHUNK):
+        if model is None:
+            continue  # a model removed since: the run reports it
+        for start in range(0, len(scoped), CHUNK):
             chunk = scoped[start : start + CHUNK]
             loaded = objects_by_pk(model, [obj.object_id for obj in chunk])
             count_chunk(user, chunk, loaded, targets, counts, overwrite=overwrite)

@@ -147,3 +147,35 @@ def publish(django_capture_on_commit_callbacks, publisher):
         return instance
 
     return _publish
+
+
+# --- permissions: a two-locale tree and editors limited to one of its languages ------------
+
+
+@pytest.fixture
+def bilingual(task_queue):
+    """en Home > News > Story, Category "Travel"; in French, Home and News translated and
+    edited by hand (live), Story not yet. ``english_editor`` may add and edit the English tree
+    (no publish anywhere, no French page); ``french_editor`` may add, edit and publish the
+    French tree only."""
+    home = f.home_page("Home")
+    news = f.index_page(home, "News")
+    story = f.article(news, "Story")
+    fr = f.locales()["fr"]
+    news_fr = f.hand_translation(news, fr, "Nouvelles, écrites à la main")
+    home_fr = news_fr.get_parent().specific
+    task_queue.clear()
+    return types.SimpleNamespace(
+        home=home,
+        news=news,
+        story=story,
+        fr=fr,
+        home_fr=home_fr,
+        news_fr=news_fr,
+        category=f.category("Travel"),
+        scope={"pages": [{"id": home.pk, "descendants": True}]},
+        english_editor=f.editor("english", pages=[home]),
+        french_editor=f.editor(
+            "french", pages=[home_fr], page_actions=("add", "change", "publish")
+        ),
+    )

@@ -70,3 +70,40 @@ def footer(html: str = "Independent since 1999.", *, live: bool = True) -> Foote
 def subtree(page: Page) -> dict[str, Any]:
     """The scope of a page and its descendants."""
     return {"pages": [{"id": page.pk, "descendants": True}]}
+
+
+def editor(
+    username: str,
+    *,
+    pages: Any = (),
+    page_actions: tuple[str, ...] = ("add", "change"),
+    permissions: tuple[str, ...] = (),
+    manage_runs: bool = True,
+) -> Any:
+    """An admin user in a group of their own: ``page_actions`` ("add", "change", "publish")
+    on each of ``pages`` (and their subtrees), model ``permissions`` by codename."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group, Permission
+    from wagtail.models import GroupPagePermission
+
+    user = get_user_model().objects.create_user(username, f"{username}@example.com", "pw")
+    group = Group.objects.create(name=f"{username} group")
+    codenames = ["access_admin", *permissions, *(["manage_runs"] if manage_runs else [])]
+    group.permissions.add(*Permission.objects.filter(codename__in=codenames))
+    for page in pages:
+        for action in page_actions:
+            GroupPagePermission.objects.create(
+                group=group, page=page, permission=Permission.objects.get(codename=f"{action}_page")
+            )
+    user.groups.add(group)
+    return user
+
+
+def hand_translation(page: Page, locale: Locale, title: str) -> Page:
+    """The page's translation into ``locale`` (and its missing parents), edited and published
+    by hand under ``title``."""
+    translation = page.copy_for_translation(locale, copy_parents=True)
+    translation.title = title
+    translation.save_revision().publish()
+    translation.refresh_from_db()
+    return translation

@@ -68,6 +68,8 @@ from .runs.review import (
 from .runs.start import resolve_locale, start_run
 from .runs.summary import error_breakdown, run_details, run_summary, units_by_locale
 from .scope.definition import Scope
+from .scope.permissions import Refusal
+from .scope.permissions import refusal as permission_refusal
 from .scope.readiness import Untranslatable, untranslatable_in_scope
 from .scope.whole_site import (
     translatable_setting_labels,
@@ -92,6 +94,7 @@ __all__ = [
     "ImportSummary",
     "LocaleState",
     "Preflight",
+    "Refusal",
     "RevertRefused",
     "RevertSummary",
     "ReviewState",
@@ -132,6 +135,7 @@ __all__ = [
     "pause_run",
     "pending_review_count",
     "pending_review_counts",
+    "permission_refusal",
     "preflight",
     "progress_line",
     "promote_canary",

@@ -26,6 +26,10 @@ class ErrorCode(models.TextChoices):
     TARGET_LOCKED = "target_locked", _("Target page is locked")
     CANCELLED = "cancelled", _("The run was cancelled or stopped before this unit ran")
     PARENT_NOT_TRANSLATED = "parent_not_translated", _("Its parent page failed to translate")
+    NOT_PERMITTED = (
+        "not_permitted",
+        _("The run's editor may not edit (or publish) this object in Wagtail"),
+    )
     # Written as a draft with some texts left in the source language: a person decides.
     HELD_FOR_REVIEW = "held_for_review", _("Held for review: a text could not be translated")
     # Failures.
@@ -60,6 +64,10 @@ class ScopeError(BulkTranslateError):
 
 class RunConfigurationError(BulkTranslateError):
     """A run cannot start as requested (bad locales, empty scope, bad option)."""
+
+
+class PermissionRefused(BulkTranslateError):
+    """The acting user may not do this by Wagtail's permissions; the message says what."""
 
 
 class UnitError(BulkTranslateError):

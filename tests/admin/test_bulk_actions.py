@@ -297,3 +297,57 @@ def test_a_tampered_or_stale_estimate_gets_a_fresh_preflight(admin_client, site_
     response = admin_client.post(url, {**changed, "action": "start", "estimate": estimate})
     assert response.status_code == 200 and "signed_estimate" in response.context
     assert not Run.objects.exists()
+
+
+# --- an editor limited to the English tree ------------------------------------------------------
+
+
+def test_overwrite_and_publish_leave_the_french_team_s_page_alone(
+    client, bilingual, task_queue, recording_translator, django_capture_on_commit_callbacks
+):
+    """The editor may add and edit the English pages, nothing French, and publish nothing."""
+    client.force_login(bilingual.english_editor)
+    live_revision = bilingual.news_fr.live_revision_id
+    options = {
+        **OPTIONS,
+        "target_locales": ["fr"],
+        "mode": "overwrite",
+        "confirm_overwrite": "on",
+        "publish_policy": "publish",
+        "use_canary": "",
+    }
+
+    preflight = client.post(pages_url(bilingual.news), options)
+    assert preflight.context["estimate"].units_not_permitted == 3  # Home, News and Story
+    with django_capture_on_commit_callbacks(execute=True):
+        response = start(client, pages_url(bilingual.news), options)
+    assert response.status_code == 302
+    task_queue.drain()
+
+    bilingual.news_fr.refresh_from_db()
+    assert bilingual.news_fr.title == "Nouvelles, écrites à la main"
+    assert bilingual.news_fr.live_revision_id == bilingual.news_fr.latest_revision_id
+    assert bilingual.news_fr.live_revision_id == live_revision
+    run = Run.objects.get()
+    assert set(run.units.values_list("error_code", flat=True)) == {"not_permitted"}
+    page = client.get(reverse("wagtail_bulk_translate:inspect", args=[run.pk])).content.decode()
+    assert "english may not edit its French translation, “Nouvelles, écrites à la main”" in page
+
+
+def test_a_snippet_translation_needs_the_model_s_add_permission(
+    client, bilingual, task_queue, recording_translator, django_capture_on_commit_callbacks
+):
+    user = factories.editor("snippets", permissions=("change_category",))  # no add_category
+    client.force_login(user)
+    url = action_url("demo.category", [bilingual.category.pk])
+    options = {**OPTIONS, "target_locales": ["fr"], "use_canary": ""}
+
+    assert client.post(url, options).context["estimate"].units_not_permitted == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        start(client, url, options)
+    task_queue.drain()
+
+    unit = Run.objects.get().units.get()
+    assert unit.error_code == "not_permitted"
+    assert "snippets may not add categories" in unit.error_message
+    assert not type(bilingual.category).objects.filter(locale=bilingual.fr).exists()

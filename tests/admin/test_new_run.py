@@ -360,3 +360,18 @@ def test_only_chosen_page_types_are_translated(admin_client, site_tree, task_que
     run = Run.objects.get()
     assert "demo.ArticlePage" not in run.scope["exclude_models"]
     assert {"demo.HomePage", "demo.ArticleIndexPage"} <= set(run.scope["exclude_models"])
+
+
+def test_the_preflight_counts_what_the_editor_may_not_translate_or_publish(client, bilingual):
+    both = factories.editor("both", pages=[bilingual.home, bilingual.home_fr])  # add + change
+    client.force_login(bilingual.english_editor)
+    data = form_data(target_locales=["fr"], **{"pages-0-page": str(bilingual.home.pk)})
+
+    refused = client.post(url(), data)
+    assert refused.context["estimate"].units_not_permitted == 3
+    html = refused.content.decode()
+    assert "3 of the 3 units are outside what your Wagtail permissions let you edit" in html
+
+    client.force_login(both)
+    estimate = client.post(url(), data).context["estimate"]
+    assert (estimate.units_not_permitted, estimate.units_not_publishable) == (0, 3)

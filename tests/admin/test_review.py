@@ -126,3 +126,28 @@ def test_an_unknown_unit_or_action_is_refused_with_a_message(reviewer_client, fl
 
     assert "Unit #99999 was never flagged for review." in unknown.content.decode()
     assert "Choose one translation to review" in two.content.decode()
+
+
+def test_translate_again_needs_the_right_to_edit_the_source(
+    client, django_user_model, flagged_run, site_tree, task_queue
+):
+    """A French-team editor may edit and publish the French tree, not the English sources."""
+    from tests.admin.conftest import admin_user
+    from wagtail_bulk_translate.models import Run
+
+    french_home = french(site_tree["home"])
+    user = admin_user(django_user_model, "french team", manage_runs=True, pages=[french_home])
+    client.force_login(user)
+    unit = unit_of(flagged_run, site_tree["articles"][0])
+    runs_before = Run.objects.count()
+
+    response = client.post(action_url("retranslate"), {"unit": unit.pk}, follow=True)
+
+    assert "french team may not edit “First”, the source" in response.content.decode()
+    assert Run.objects.count() == runs_before
+    unit.review.refresh_from_db()
+    assert unit.review.state == ReviewState.PENDING
+    # Accepting is theirs: they may edit and publish the French translation.
+    client.post(action_url("accept"), {"unit": unit.pk})
+    unit.review.refresh_from_db()
+    assert unit.review.state == ReviewState.ACCEPTED

@@ -105,13 +105,13 @@ def test_the_snippet_editor_shows_the_panel(admin_client, site_tree):
 
 
 def test_translate_now_starts_a_one_object_run_and_goes_to_its_page(
-    editor_client, site_tree, task_queue
+    reviewer_client, site_tree, task_queue
 ):
     article = site_tree["articles"][0]
     url = translate_now_url(article, Locale.objects.get(language_code="fr"))
-    assert editor_client.get(url).status_code == 200
+    assert reviewer_client.get(url).status_code == 200
 
-    response = editor_client.post(url, {"locale": "fr", "publish_policy": "publish"})
+    response = reviewer_client.post(url, {"locale": "fr", "publish_policy": "publish"})
 
     run = Run.objects.get()
     assert response.status_code == 302
@@ -220,7 +220,25 @@ def test_publishing_needs_the_publish_permission(client, django_user_model, site
 
     refused = client.post(url, {"locale": "fr", "publish_policy": "publish"})
 
-    assert "edit and publish" in refused.content.decode()
+    assert "may not publish its French translation" in refused.content.decode()
     assert not Run.objects.exists()
     started = client.post(url, {"locale": "fr", "publish_policy": "draft"})
     assert started.status_code == 302 and Run.objects.get().publish_policy == "draft"
+
+
+def test_the_source_s_rights_do_not_stand_for_a_missing_target(client, bilingual, task_queue):
+    """An editor of the English tree only, publishing a page that has no French version yet:
+    refused, and no French page is created (nor its missing parents)."""
+    client.force_login(bilingual.english_editor)
+    french_before = Page.objects.filter(locale=bilingual.fr).count()
+
+    response = client.post(
+        translate_now_url(bilingual.story), {"locale": "fr", "publish_policy": "publish"}
+    )
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "may not add pages under “Nouvelles, écrites à la main” in French" in html
+    assert not Run.objects.exists()
+    task_queue.drain()
+    assert Page.objects.filter(locale=bilingual.fr).count() == french_before

@@ -163,7 +163,8 @@ def test_an_existing_target_a_person_locked_is_still_skipped(translate):
 
 
 def test_targets_are_credited_to_the_runs_user_and_name_the_run(translate):
-    editor = get_user_model().objects.create(username="editor")
+    # (a superuser: a run does only what its editor may, see tests/scope/test_permissions.py)
+    editor = get_user_model().objects.create(username="editor", is_superuser=True)
     home = f.home_page("Home")
     news = f.index_page(home, "News")
     footer = f.footer("A footer")

@@ -174,3 +174,20 @@ def test_a_run_that_cannot_start_leaves_its_changes_pending(synced, publish, mon
     report = task_queue.run_first("dispatch_sync_changes")
     assert report["waiting"] == 1
     assert "no API key" in PendingChange.objects.get().waiting_reason
+
+
+def test_an_automatic_run_acts_with_the_publishing_editor_s_rights(synced, publish, task_queue):
+    """The editor may edit and publish the English tree only: the French pages are theirs to
+    write no more than by hand."""
+    editor = f.editor("english", pages=[synced.home], page_actions=("add", "change", "publish"))
+    publish(synced.story, title="Story zero, edited", user=editor)
+    dispatch_and_drain(task_queue)
+
+    run = Run.objects.get()
+    assert (run.acting_user, run.acts_as_system) == (editor, False)
+    assert set(run.units.values_list("error_code", flat=True)) == {"not_permitted"}
+    assert (
+        not Page.objects.filter(translation_key=synced.story.translation_key)
+        .exclude(locale=synced.story.locale)
+        .exists()
+    )

@@ -149,7 +149,11 @@ class TranslateBulkAction(ManageRunsRequiredMixin, _BulkActionBase):
     def render_preflight(self, form: RunOptionsForm, digest: str) -> HttpResponse:
         options = form.run_options()
         estimate = api.preflight(
-            self.scope, self.source_locale, options["target_locales"], mode=options["mode"]
+            self.scope,
+            self.source_locale,
+            options["target_locales"],
+            mode=options["mode"],
+            user=self.request.user,
         )
         context = self.get_context_data(
             form=form,

@@ -21,6 +21,7 @@ from ..localize.strings import existing_translations, machine_tool_name
 from ..localize.target_writer import can_be_draft
 from ..models import Mode, PublishPolicy, Run, SlugPolicy, Unit, UnitStatus
 from ..scope.definition import model_label
+from ..scope.permissions import check_unit_permitted
 from .failures import close_units
 from .text_kinds import is_non_prose
 from .work import ObjectWork, StringNeeds, UnitWork
@@ -44,6 +45,12 @@ def plan_units(run: Run, token: str, obj: ObjectWork, works: list[UnitWork]) -> 
         locale_id = work.unit.target_locale_id
         work.target = targets.get(locale_id)
         try:
+            check_unit_permitted(
+                run,
+                obj.instance,
+                work.unit.target_locale,
+                publish=decide_publish(run, obj.instance),
+            )
             guard_target(run, obj, work, translations.get(locale_id))
         except UnitSkipped as err:
             close_units(token, [work], UnitStatus.SKIPPED, err.code, err.message)

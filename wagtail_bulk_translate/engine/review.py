@@ -55,9 +55,10 @@ def held_message(work: UnitWork) -> str:
     if not work.held:
         return ""
     first = next(iter(work.held.values()))
+    texts = len({string.data for string in work.held})
     return (
-        f"{len({string.data for string in work.held})} text(s) could not be translated and were left in the source "
-        f"language; the target was saved as a draft for review. {first['message']}"
+        f"{texts} text(s) could not be translated and were left in the source language; the "
+        f"target was saved as a draft for review. {first['message']}"
     )
 
 

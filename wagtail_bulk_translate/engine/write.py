@@ -23,6 +23,7 @@ from ..localize.target_writer import can_be_draft, page_slug, write_target
 from ..models import ContentSource, Run, Unit, UnitStatus
 from ..revert.snapshots import row_fingerprint
 from ..revert.state import RevertState, TargetSnapshot
+from ..scope.permissions import check_unit_permitted
 from . import claims, review
 from .plan import DERIVE_SLUG, decide_publish
 from .prepare import check_source_unchanged
@@ -57,6 +58,7 @@ def write_unit(run: Run, token: str, obj: ObjectWork, work: UnitWork) -> None:
             work.done = True
             return  # lost the lease: a newer attempt owns this unit now
         check_source_unchanged(obj)
+        check_unit_permitted(run, obj.instance, work.unit.target_locale, publish=publish)
         check_complete(obj.source, work.unit.target_locale, held_string_ids(work))
         before = TargetSnapshot.of(work.target)
         path_before = getattr(work.target, "url_path", None)
@@ -263,6 +265,7 @@ def write_site_setting(run: Run, token: str, obj: ObjectWork, work: UnitWork) ->
             work.done = True
             return
         check_source_unchanged(obj)
+        check_unit_permitted(run, obj.instance, locale, publish=False)
         row = site_settings.target_row(obj.instance, locale)
         before = TargetSnapshot.of(row)
         held = {s: s.data for s in work.held}  # left in the source language

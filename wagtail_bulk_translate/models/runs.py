@@ -78,6 +78,17 @@ class Run(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
+    # Whose Wagtail permissions the run's writes are checked against (see scope.permissions):
+    # the editor who started it, or last retried it. A run started without a user (the command
+    # line without --as-user, code) acts as the system, with every right.
+    acting_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    acts_as_system = models.BooleanField(default=False)
     origin = models.CharField(
         max_length=16, choices=RunOrigin.choices, default=RunOrigin.ADMIN, db_index=True
     )

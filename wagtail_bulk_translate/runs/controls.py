@@ -21,6 +21,7 @@ from ..engine.translator_settings import take_current_translator
 from ..errors import ErrorCode, RunConfigurationError
 from ..models import Run, RunStatus, Unit, UnitQuerySet, UnitStatus
 from ..scope.definition import resolve_model
+from ..scope.permissions import acting_fields
 from .audit import log_run_started
 from .filters import check_retry_filters
 
@@ -50,11 +51,14 @@ def retry_failed(
     models: Iterable[str] = (),
     locales: Iterable[str] = (),
     error_codes: Iterable[str] = (),
+    user: Any = None,
 ) -> int:
     """Send failed units back to work (all, or filtered by model label, locale, error code).
 
     A finished run reopens. Units whose (object, locale) is in flight in another run stay
-    failed. Returns the number of units queued again.
+    failed. Returns the number of units queued again. From now on the run acts with ``user``'s
+    permissions (None: as the system), so units refused to its editor (``not_permitted``)
+    come back too, for an editor who has the rights.
     """
     models, locales, error_codes = list(models), list(locales), list(error_codes)
     check_retry_filters(
@@ -71,7 +75,10 @@ def retry_failed(
         take_current_translator(run_id, "retry")  # the fix to the settings is what is retried
         # Work waits from now: a heartbeat from before the retry would say no worker came.
         run.heartbeat_at = timezone.now()
-        run.save(update_fields=["heartbeat_at"])
+        acting = acting_fields(user)
+        for name, value in acting.items():
+            setattr(run, name, value)
+        run.save(update_fields=["heartbeat_at", *acting])
         if run.is_finished:
             run.status, run.finished_at, run.error_code, run.error_message = (
                 RunStatus.RUNNING,
@@ -91,7 +98,8 @@ def failed_units(
 ) -> UnitQuerySet:
     """The units a retry brings back: failed ones, and those a configuration stop cancelled."""
     units = Unit.objects.filter(
-        Q(status=UnitStatus.FAILED) | cancelled_by_stop(run) | WAITING_FOR_PARENT, run_id=run.pk
+        Q(status=UnitStatus.FAILED) | cancelled_by_stop(run) | WAITING_FOR_PARENT | NOT_PERMITTED,
+        run_id=run.pk,
     )
     content_types = [ContentType.objects.get_for_model(resolve_model(label)) for label in models]
     if content_types:
@@ -106,6 +114,8 @@ def failed_units(
 # Pages skipped because their parent failed: they come back when their parent is retried
 # (and, if it fails again, are skipped again).
 WAITING_FOR_PARENT = Q(status=UnitStatus.SKIPPED, error_code=ErrorCode.PARENT_NOT_TRANSLATED)
+# Units the run's editor had no right to write: an editor who has it may retry them.
+NOT_PERMITTED = Q(status=UnitStatus.SKIPPED, error_code=ErrorCode.NOT_PERMITTED)
 
 
 def cancelled_by_stop(run: Run) -> Q:
@@ -166,6 +176,7 @@ def promote_canary(run_id: int, user: Any = None) -> Run:
             translator_options=canary.translator_options,
             promoted_from=canary,
             created_by=user,
+            **acting_fields(user),
             estimated_characters=canary.estimated_characters,
         )
         run.target_locales.set(canary.target_locales.all())

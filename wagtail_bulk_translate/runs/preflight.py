@@ -37,6 +37,7 @@ from ..objects import find_by_content_type
 from ..scope.definition import Scope, model_label, validate_scope
 from ..scope.enumeration import ScopedObject, iter_scope
 from ..scope.readiness import Untranslatable, count_unpublished, untranslatable_in_scope
+from ..scope.refusal_counts import count_refusals
 from ..translators.base import Spend, TextContext, Usage
 from ..translators.loading import build_translator, pinned_translator
 from ..translators.pseudo import PseudoTranslator
@@ -75,6 +76,10 @@ class Preflight:
     units_needing_work: int | None = None
     # What is left of each cap a run of this origin would be held by (see budgets.report).
     budgets: list[BudgetLeft] = field(default_factory=list)
+    # Units the editor's Wagtail permissions refuse (see scope.permissions): not at all, or
+    # only publishing them (a run that publishes skips them; drafts are written).
+    units_not_permitted: int = 0
+    units_not_publishable: int = 0
 
     @property
     def total_characters(self) -> int:
@@ -109,6 +114,8 @@ class Preflight:
             "warnings": self.warnings,
             "estimated_spend": spend_dict(self.spend),
             "budgets": [budget.as_dict() for budget in self.budgets],
+            "units_not_permitted": self.units_not_permitted,
+            "units_not_publishable": self.units_not_publishable,
             **self.to_send(),
         }
 
@@ -130,11 +137,13 @@ def preflight(
     content_source: str = ContentSource.LIVE,
     sample_size: int = DEFAULT_SAMPLE_SIZE,
     origin: str = RunOrigin.ADMIN,
+    user: Any = None,
 ) -> Preflight:
     """Count and price a run without starting it (raises the errors start_run would).
 
     Locales the translator refuses are listed, not counted; objects that would get no unit
-    (a per-site setting with no site in a target locale) cost nothing.
+    (a per-site setting with no site in a target locale) cost nothing. With ``user``, the
+    units their Wagtail permissions would refuse are counted (None: the system, refused none).
     """
     scope = scope if isinstance(scope, Scope) else Scope.from_json(scope)
     source = resolve_locale(source_locale)
@@ -146,7 +155,7 @@ def preflight(
     targets = [t for t in targets if t not in refused]
     objects = list(iter_scope(scope, source))
     objects_by_model, units_by_model = count_by_model(objects, targets)
-    with_units = [obj for obj in objects if wanted_locales(obj, targets)]
+    with_units = with_units_of(objects, targets)
     needing_work = None
     if mode == Mode.CHANGED:
         # Strings and characters are estimated from the objects with work to do only.
@@ -202,7 +211,31 @@ def preflight(
             f"Strings and characters are estimated from {result.sampled_objects} objects."
         )
     check_budgets(result, origin)
+    check_permissions(result, user, with_units_of(objects, targets), targets, mode)
     return result
+
+
+def with_units_of(objects: list[ScopedObject], targets: list[Locale]) -> list[ScopedObject]:
+    return [obj for obj in objects if wanted_locales(obj, targets)]
+
+
+def check_permissions(
+    result: Preflight, user: Any, objects: list[ScopedObject], targets: list[Locale], mode: str
+) -> None:
+    """Count the units the editor may not translate, or not publish, with a warning each."""
+    counts = count_refusals(user, objects, targets, overwrite=mode == Mode.OVERWRITE)
+    result.units_not_permitted = counts.not_permitted
+    result.units_not_publishable = counts.not_publishable
+    if counts.not_permitted:
+        result.warnings.append(
+            f"{counts.not_permitted} of the {result.units_total} units are outside what your "
+            "Wagtail permissions let you edit (or add): the run skips them and says why."
+        )
+    if counts.not_publishable:
+        result.warnings.append(
+            f"You may not publish {counts.not_publishable} of the {result.units_total} units: "
+            "a run that publishes skips them; saved as drafts, they are translated."
+        )
 
 
 def check_budgets(result: Preflight, origin: str) -> None:

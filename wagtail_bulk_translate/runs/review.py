@@ -6,7 +6,8 @@ that locale (mode "refresh", so manual edits are kept, with the run's publish po
 after adding a glossary term, so the glossary as it is now is used.
 
 Every action is recorded in Wagtail's audit log, on the unit's run (``REVIEW_ACTIONS``), from
-the admin and the command line alike.
+the admin and the command line alike. Each is refused (``PermissionRefused``) to a ``user`` who
+could not do it by hand (see :func:`review_refusal`); ``user`` None acts as the system.
 """
 
 from __future__ import annotations
@@ -21,11 +22,14 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from wagtail.log_actions import log
 
-from ..errors import RunConfigurationError
+from ..engine.plan import decide_publish
+from ..errors import PermissionRefused, RunConfigurationError
 from ..glossary.editing import save_term
 from ..localize.target_writer import can_be_draft
 from ..models import GlossaryTerm, Mode, ReviewState, Run, UnitReview
+from ..objects import find_object
 from ..scope.definition import Scope, model_label
+from ..scope.permissions import Refusal, refusal, target_refusal
 from .start import start_run
 
 PREFIX = "wagtail_bulk_translate.review"
@@ -128,11 +132,35 @@ def close(review: UnitReview, state: str, **fields: Any) -> UnitReview:
     return review
 
 
+def review_refusal(review: UnitReview, action: str, user: Any) -> Refusal | None:
+    """Why ``user`` may not ``action`` ("accept", "dismiss", "retranslate") this review (None:
+    they may). Accept and dismiss need the right to edit the target (to publish it, for a
+    review whose run published); translating again is a run, with a run's rule: edit the
+    source, and edit (or publish) the target."""
+    unit = review.unit
+    if action != "retranslate":
+        publish = action == "accept" and review.would_publish
+        return target_refusal(user, target_of(review), unit.target_locale, publish=publish)
+    model = unit.content_type.model_class()
+    source = find_object(model, unit.object_id) if model is not None else None
+    if source is None:
+        return None  # the run reports a deleted source in its own words
+    publish = decide_publish(unit.run, source)
+    return refusal(user, source, unit.target_locale, publish=publish)
+
+
+def check_review_permitted(review: UnitReview, action: str, user: Any) -> None:
+    refused = review_refusal(review, action, user)
+    if refused is not None:
+        raise PermissionRefused(refused.message)
+
+
 def accept_review(unit_id: int, user: Any = None) -> tuple[UnitReview, bool]:
     """Accept a flagged translation; returns the review and whether its target was published
     (only when the run's policy was to publish it)."""
     with transaction.atomic():
         review = pending_review(unit_id)
+        check_review_permitted(review, "accept", user)
         published = False
         if review.would_publish:
             published = publish_draft(review, user)
@@ -155,7 +183,9 @@ def publish_draft(review: UnitReview, user: Any) -> bool:
 def dismiss_review(unit_id: int, user: Any = None) -> UnitReview:
     """Close a review without publishing: the target stays as it is (a draft if it was one)."""
     with transaction.atomic():
-        review = close(pending_review(unit_id), ReviewState.DISMISSED)
+        review = pending_review(unit_id)
+        check_review_permitted(review, "dismiss", user)
+        review = close(review, ReviewState.DISMISSED)
         log_review(review, user)
         return review
 
@@ -164,6 +194,7 @@ def retranslate_review(unit_id: int, user: Any = None) -> Run:
     """Translate the unit's object into its locale again, in a one-unit run; returns the run."""
     with transaction.atomic():
         review = pending_review(unit_id)
+        check_review_permitted(review, "retranslate", user)
         unit, run = review.unit, review.unit.run
         model = unit.content_type.model_class()
         if model is None:

@@ -14,6 +14,7 @@ from ..errors import RunConfigurationError
 from ..models import ContentSource, Mode, PublishPolicy, Run, RunOrigin, SlugPolicy
 from ..scope.definition import Scope, validate_scope
 from ..scope.enumeration import iter_scope
+from ..scope.permissions import acting_fields
 from ..scope.readiness import untranslatable_in_scope
 from ..translators.loading import (
     TranslatorLoadError,
@@ -86,6 +87,9 @@ def start_run(
 ) -> Run:
     """Validate the request, create the run and queue its coordinator.
 
+    The run acts with ``user``'s Wagtail permissions: each object it may not write is skipped
+    (``not_permitted``) with the reason. ``user`` None acts as the system, with every right.
+
     Raises RunConfigurationError or ScopeError with an editor-readable message; nothing is
     created in that case.
     """
@@ -116,6 +120,7 @@ def start_run(
             translator_class=translator_class,
             translator_options=translator_options,
             created_by=user,
+            **acting_fields(user),
             origin=origin,
             estimated_characters=estimated_characters,
         )

@@ -29,7 +29,7 @@ from ...models import Mode, PublishPolicy
 from ...objects import find_object
 from ...scope.definition import model_label
 from ..columns import run_title
-from ..permissions import ScopeNotAllowed, can_edit_object, check_user_can_translate
+from ..permissions import ScopeNotAllowed, check_user_can_translate
 from ..views.mixins import ManageRunsRequiredMixin
 from .links import URL_NAME
 
@@ -133,28 +133,15 @@ def load_translatable(app_label: str, model_name: str, pk: str) -> Any:
 
 
 def check_may_translate(user: Any, source: Any, locale: Locale, policy: str) -> None:
-    """The user could edit the source by hand (as for any run) and the target in ``locale``
-    (publish it too, when publishing); with no target yet, the source stands for it."""
+    """The user could edit the source by hand (as for any run) and write its target in
+    ``locale`` (edit it, or add it where it goes when it is missing; publish it too, when
+    publishing): the run's own per-object rule, asked before it starts."""
     check_user_can_translate(
         user, {"objects": [[model_label(type(source)), str(source.pk)]]}, source.locale
     )
-    target = (
-        type(source)
-        ._default_manager.filter(translation_key=source.translation_key, locale=locale)
-        .first()
-        or source
-    )
-    publish = policy == PublishPolicy.PUBLISH
-    if not can_edit_object(user, target, publish=publish):
-        what = _("edit and publish") if publish else _("edit")
-        raise ScopeNotAllowed(
-            _(
-                "You cannot %(what)s the %(locale)s translation of “%(title)s”, so you cannot "
-                "translate it now. Ask an administrator for the permission, or save it as a "
-                "draft if you may edit it."
-            )
-            % {"what": what, "locale": locale.get_display_name(), "title": source}
-        )
+    refused = api.permission_refusal(user, source, locale, publish=policy == PublishPolicy.PUBLISH)
+    if refused is not None:
+        raise ScopeNotAllowed(refused.message)
 
 
 def translate_now_urls() -> list[URLPattern]:

@@ -206,7 +206,7 @@ class RetryView(RunActionView):
                 _("Those filters match no failed unit of this run: choose among those listed.")
             )
         filters = form.filters()
-        queued = api.retry_failed(self.run.pk, **filters)
+        queued = api.retry_failed(self.run.pk, **filters, user=self.request.user)
         if not queued:
             raise api.RunConfigurationError(
                 _(

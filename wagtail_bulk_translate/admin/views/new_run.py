@@ -217,7 +217,11 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
         data = form.cleaned_data
         try:
             estimate = api.preflight(
-                scope, data["source_locale"], data["target_locales"], mode=data["mode"]
+                scope,
+                data["source_locale"],
+                data["target_locales"],
+                mode=data["mode"],
+                user=self.request.user,
             )
         except api.BulkTranslateError as err:
             form.add_api_error(err)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django.core.paginator import Page, Paginator
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -20,6 +20,7 @@ from wagtail.admin.views import generic
 
 from ...api import ErrorCode, revert_summary, task_failure_note, worker_command
 from ...models import Run, RunStatus, Unit, UnitStatus
+from ...runs.controls import NOT_PERMITTED
 from ...runs.spend import spend_report
 from ..actions import ACTIONS, allowed_actions
 from ..columns import run_title
@@ -161,8 +162,9 @@ class RunPageView(ManageRunsRequiredMixin, generic.InspectView):
         return context
 
     def failures_page(self, run: Run) -> FailuresPage:
+        # Units the run's editor may not write are listed with the failures: someone must act.
         units = (
-            run.units.filter(status=UnitStatus.FAILED)
+            run.units.filter(Q(status=UnitStatus.FAILED) | NOT_PERMITTED)
             .select_related("target_locale")
             .order_by("position", "target_locale_id")
         )

@@ -10,6 +10,7 @@ from django.core.management.base import CommandParser
 
 from ...errors import ErrorCode
 from ...models import ContentSource, Mode, PublishPolicy, UnitStatus
+from .acting import add_as_user_argument
 from .budgets import add_budget_arguments
 from .review import add_review_arguments
 from .sync import add_sync_arguments
@@ -27,6 +28,8 @@ CONTROL_HELP = {
     "revert": "Undo what a run wrote (targets edited since are kept and reported).",
 }
 WAITING_CONTROLS = ("retry", "revert", "promote", "resume")
+# Controls after which the run writes with the permissions of whoever asked.
+ACTING_CONTROLS = ("retry", "promote")
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
@@ -144,6 +147,8 @@ def add_control_arguments(control: CommandParser, name: str) -> None:
             metavar="CODE",
             help=f"Repeatable; one of: {', '.join(ErrorCode.values)}.",
         )
+    if name in ACTING_CONTROLS:
+        add_as_user_argument(control)
     if name in WAITING_CONTROLS:
         add_wait_arguments(control)
     else:
@@ -257,4 +262,5 @@ def add_start_arguments(parser: CommandParser) -> None:
         action="store_true",
         help="Only show what the run would translate and cost (nothing is started).",
     )
+    add_as_user_argument(how)
     add_wait_arguments(parser.add_argument_group("waiting"))

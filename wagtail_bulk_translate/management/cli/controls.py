@@ -17,6 +17,7 @@ from ... import api
 from ...models import Run, RunStatus
 from ...scope.readiness import covers_whole_site
 from ..reporting import COMMAND, start_command
+from .acting import acting_user
 from .waiting import EXIT_INTERRUPTED, EXIT_TIMEOUT, POLL_SECONDS, wait_for
 
 EXIT_BAD_ARGUMENTS = 2
@@ -67,7 +68,7 @@ def handle_control(command: Any, options: dict[str, Any]) -> None:
     elif action == "retry":
         retry(run, options, human)
     elif action == "promote":
-        run = promote(run)
+        run = promote(run, acting_user(options))
         human.write(f"Started run #{run.pk}, the full run of canary #{options['run_id']}.")
     elif action == "revert":
         api.start_revert(run.pk)
@@ -94,6 +95,7 @@ def retry(run: Run, options: dict[str, Any], human: Any) -> None:
         models=options["model"],
         locales=options["locale"],
         error_codes=options["error_code"],
+        user=acting_user(options),
     )
     if queued:
         human.write(f"Queued {queued} failed unit(s) of run #{run.pk} again.")
@@ -104,7 +106,7 @@ def retry(run: Run, options: dict[str, Any], human: Any) -> None:
         )
 
 
-def promote(canary: Run) -> Run:
+def promote(canary: Run, user: Any = None) -> Run:
     if not canary.is_canary:
         raise refuse(
             f"Run #{canary.pk} is not a canary: only a canary (start … --canary N) is promoted."
@@ -114,7 +116,7 @@ def promote(canary: Run) -> Run:
             f"Canary #{canary.pk} is still {canary.status}: wait for it "
             f"({COMMAND} status {canary.pk} --wait), then promote it."
         )
-    return api.promote_canary(canary.pk)
+    return api.promote_canary(canary.pk, user=user)
 
 
 def follow_revert(run: Run, timeout: float | None) -> int:

@@ -4,8 +4,9 @@
 flag; ``accept`` and ``dismiss`` take one or more unit ids; ``retranslate`` one, and with
 ``--term "SOURCE=TARGET"`` (or ``--never-translate TERM``) first adds that term to the glossary
 for the unit's language pair, as the admin's "Add a term and translate again". With ``--json``
-stdout is one JSON document and the sentence saying what was done goes to stderr. Actions are
-audit-logged without a user (the command line has none).
+stdout is one JSON document and the sentence saying what was done goes to stderr. Actions act
+as the system and are audit-logged without a user, unless ``--as-user`` names the editor whose
+permissions they use (and who the audit log records).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 from django.core.management.base import CommandParser
 
 from ... import api
+from .acting import acting_user, add_as_user_argument
 from .controls import refuse
 
 REVIEW_ACTIONS = ("list", "accept", "dismiss", "retranslate")
@@ -45,6 +47,7 @@ def add_review_arguments(review: CommandParser) -> None:
         help="retranslate: first add this term, never to be translated (a brand name).",
     )
     review.add_argument("--json", action="store_true", help="Print one JSON document.")
+    add_as_user_argument(review)
 
 
 def term_pair(value: str) -> tuple[str, str]:
@@ -71,18 +74,19 @@ def handle_review(command: Any, options: dict[str, Any]) -> None:
     if action == "retranslate":
         rows = [retranslate(unit_ids[0], options, human)]
     else:
-        rows = [act(action, unit_id, human) for unit_id in unit_ids]
+        user = acting_user(options)
+        rows = [act(action, unit_id, human, user) for unit_id in unit_ids]
     if options["json"]:
         command.stdout.write(json.dumps(rows, indent=2))
 
 
-def act(action: str, unit_id: int, human: Any) -> dict[str, Any]:
+def act(action: str, unit_id: int, human: Any, user: Any = None) -> dict[str, Any]:
     """Accept or dismiss one unit's review."""
     if action == "accept":
-        review, published = api.accept_review(unit_id)
+        review, published = api.accept_review(unit_id, user)
         human.write(f"Accepted unit #{unit_id}" + (" and published it." if published else "."))
         return {**api.review_row(review), "published": published}
-    review = api.dismiss_review(unit_id)
+    review = api.dismiss_review(unit_id, user)
     human.write(f"Dismissed the review of unit #{unit_id}; its target is left as it is.")
     return api.review_row(review)
 
@@ -92,11 +96,15 @@ def retranslate(unit_id: int, options: dict[str, Any], human: Any) -> dict[str, 
     if options["term"] or options["never_translate"]:
         source, target = options["term"] or (options["never_translate"], "")
         term, run = api.retranslate_with_term(
-            unit_id, source, target, never_translate=bool(options["never_translate"])
+            unit_id,
+            source,
+            target,
+            never_translate=bool(options["never_translate"]),
+            user=acting_user(options),
         )
         added = f"Added “{term.source_term}” to the glossary. "
     else:
-        run = api.retranslate_review(unit_id)
+        run = api.retranslate_review(unit_id, acting_user(options))
     human.write(f"{added}Translating unit #{unit_id} again in run #{run.pk}.")
     return {**api.review_row(api.review_of(unit_id)), "retranslation_run": run.pk}
 

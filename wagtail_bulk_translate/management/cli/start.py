@@ -12,6 +12,7 @@ from ... import api
 from ...models import RunOrigin
 from ...scope.readiness import untranslatable_in_scope
 from ..reporting import format_preflight
+from .acting import acting_user
 from .waiting import wait_for
 
 EXIT_BAD_ARGUMENTS = 2
@@ -25,6 +26,7 @@ def handle_start(command: Any, options: dict[str, Any]) -> None:
     source = api.resolve_locale(options["source"]) if options["source"] else Locale.get_default()
     scope = build_scope(options, source)
     targets = target_codes(options["locales"], source)
+    user = acting_user(options)
     if options["estimate"]:
         print_estimate(command, options, scope, source, targets)
         return
@@ -36,6 +38,7 @@ def handle_start(command: Any, options: dict[str, Any]) -> None:
         publish_policy=options["publish"],
         content_source=options["content"],
         canary_size=options["canary"],
+        user=user,
         origin=RunOrigin.COMMAND,
     )
     human = command.stderr if options["json"] else command.stdout
@@ -58,6 +61,7 @@ def print_estimate(
         mode=options["mode"],
         content_source=options["content"],
         origin=RunOrigin.COMMAND,
+        user=acting_user(options),
     )
     if options["json"]:
         command.stdout.write(json.dumps(result.as_dict(), indent=2))

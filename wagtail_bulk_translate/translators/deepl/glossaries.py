@@ -21,7 +21,7 @@ from .http import translator_error
 if TYPE_CHECKING:
     from wagtail.models import Locale
 
-    from .translator import DeepLTranslator
+    from .connection import DeepLConnection
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -35,16 +35,16 @@ class GlossaryError(TranslatorError):
 
 
 class DeepLGlossaries:
-    """The glossary calls of one ``DeepLTranslator`` (its client, key and locale mapping)."""
+    """The glossary calls on one DeepL connection (a translator's client, key and locales)."""
 
-    def __init__(self, translator: DeepLTranslator) -> None:
-        self.translator = translator
+    def __init__(self, connection: DeepLConnection) -> None:
+        self.connection = connection
         self._pairs: set[tuple[str, str]] | None = None
 
     def language_pair(self, source: Locale, target: Locale) -> tuple[str, str] | None:
         """DeepL's (source, target) base languages of a pair, or None if DeepL has no
         glossaries for it (or cannot translate it at all)."""
-        options = self.translator._locale_options()
+        options = self.connection.locale_options()
         src = deepl_locales.deepl_source(source.language_code, *options)
         tgt = deepl_locales.deepl_target(target.language_code, *options)
         if src is None or tgt is None:
@@ -75,9 +75,9 @@ class DeepLGlossaries:
 
     def call(self, request: Callable[[deepl.Translator], T]) -> T:
         """One client call within the translator's deadline, its errors as GlossaryError."""
-        self.translator._start_deadline()
+        self.connection.start_deadline()
         try:
-            return request(self.translator.client())
+            return request(self.connection.client())
         except (deepl.QuotaExceededException, deepl.AuthorizationException) as err:
             raise GlossaryError(str(translator_error(err))) from err
         except deepl.ConnectionException as err:

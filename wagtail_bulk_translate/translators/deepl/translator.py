@@ -65,27 +65,18 @@ from __future__ import annotations
 
 import logging
 import os
-import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import deepl
 
-from ...conf import get_settings
 from ...errors import ErrorCode, TransientTranslatorError, TranslatorConfigError, TranslatorError
 from ...glossary.lookup import house_style, synced_glossary_id
 from ..base import BulkTranslator, ConfigurationProblem, Refusal, Translations, Usage
-from ..options import option_number as read_option_number
 from . import locales as deepl_locales
+from .connection import DeepLConnection, option_number
 from .glossaries import DeepLGlossaries
-from .http import (
-    BACKOFF_JITTER,
-    BACKOFF_MAX_SECONDS,
-    BACKOFF_MULTIPLIER,
-    BoundedHttpClient,
-    install_http_client,
-    translator_error,
-)
+from .http import BACKOFF_JITTER, BACKOFF_MAX_SECONDS, BACKOFF_MULTIPLIER, translator_error
 from .packing import (
     DEEPL_MAX_BYTES,
     DEEPL_MAX_TEXTS,
@@ -101,10 +92,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 FORMALITIES = ("more", "less", "prefer_more", "prefer_less", "default")
-# A call stops retrying once half of LEASE_SECONDS has passed: a bound even if the worker's
-# lease keeper cannot reach the database. The system check (longest_call_seconds) makes sure
-# the lease is long enough for every retry of one request within it.
-LEASE_SHARE = 0.5
 # The request, and the retry of the texts whose markup DeepL broke.
 REQUESTS_PER_CALL = 2
 # Separators and keys the client adds around the texts we measure (show_billed_characters...).
@@ -118,8 +105,7 @@ class DeepLTranslator(BulkTranslator):
         # Nothing here may raise or touch the network: runs build the translator for a
         # preflight, and a bad option must stop the run with a clear message, not crash it.
         super().__init__(options)
-        self._client: deepl.Translator | None = None
-        self._http: BoundedHttpClient | None = None
+        self.connection = DeepLConnection(self.options)
 
     def __repr__(self) -> str:  # never show the options: they hold the key
         return f"<{type(self).__name__} server={self.options.get('SERVER_URL') or 'default'}>"
@@ -219,40 +205,18 @@ class DeepLTranslator(BulkTranslator):
 
     def glossaries(self) -> DeepLGlossaries:
         """Create, replace and delete DeepL glossaries (the admin's glossary sync)."""
-        return DeepLGlossaries(self)
+        return DeepLGlossaries(self.connection)
 
     # --- configuration -----------------------------------------------------------------------
 
     def client(self) -> deepl.Translator:
-        if self._client is None:
-            self._client, self._http = self._build_client()
-        return self._client
-
-    def _build_client(self) -> tuple[deepl.Translator, BoundedHttpClient]:
-        key = self.options.get("AUTH_KEY") or os.environ.get("DEEPL_AUTH_KEY", "")
-        if not key:
-            raise TranslatorConfigError(
-                "No DeepL authentication key: set the translator's AUTH_KEY option or the "
-                "DEEPL_AUTH_KEY environment variable."
-            )
-        client = deepl.Translator(key, server_url=self.options.get("SERVER_URL") or None)
-        http = BoundedHttpClient(
-            retries=option_number(self.options, "RETRIES", 3, int),
-            timeout=option_number(self.options, "TIMEOUT", 30.0, float),
-            backoff=option_number(self.options, "RETRY_BACKOFF_SECONDS", 1.0, float),
-        )
-        install_http_client(client, http)
-        client.set_app_info("wagtail-bulk-translate", "1")
-        return client, http
+        return self.connection.client()
 
     def _start_deadline(self) -> None:
-        self.client()
-        lease = get_settings().LEASE_SECONDS
-        if self._http is not None:
-            self._http.deadline = time.monotonic() + lease * LEASE_SHARE
+        self.connection.start_deadline()
 
     def _locale_options(self) -> tuple[dict, dict]:
-        return self.options.get("LOCALE_MAP") or {}, self.options.get("DEFAULT_VARIANTS") or {}
+        return self.connection.locale_options()
 
     def _request_params(self, source_locale: Locale, target_locale: Locale) -> dict[str, Any]:
         src, tgt = source_locale.language_code, target_locale.language_code
@@ -384,7 +348,3 @@ class TranslateCall:
         """Encoded size of a request without its texts (upper bound)."""
         params = {**self.params, "source_lang": self.source, "target_lang": self.target}
         return encoded_size(params) + BODY_MARGIN_BYTES
-
-
-def option_number(options: dict[str, Any], name: str, default: Any, kind: type) -> Any:
-    return read_option_number(options, name, default, kind, "The DeepL translator")

@@ -320,7 +320,11 @@ def reference_table() -> str:
     return "\n".join(rows) + "\n"
 
 
-_cached: BulkTranslateSettings | None = None
+# The parsed settings, with the setting object they were parsed from. A different object (a
+# new value, or the setting deleted or restored) is parsed again even when no setting_changed
+# signal came: pytest-django's ``del settings.X`` and its undo send none, and a cache reset
+# only by the signal then served one test's settings to the next.
+_cached: tuple[Any, BulkTranslateSettings] | None = None
 
 
 def unknown_setting_keys() -> set[str]:
@@ -331,11 +335,12 @@ def unknown_setting_keys() -> set[str]:
 def get_settings() -> BulkTranslateSettings:
     """The current settings; unknown keys are reported by a system check, not here."""
     global _cached
-    if _cached is None:
-        user = user_setting() if isinstance(user_setting(), dict) else {}
+    raw = getattr(settings, SETTING_NAME, None)
+    if _cached is None or _cached[0] is not raw:
+        user = raw if isinstance(raw, dict) else {}
         known = BulkTranslateSettings.known_keys()
-        _cached = BulkTranslateSettings(**{k: v for k, v in user.items() if k in known})
-    return _cached
+        _cached = (raw, BulkTranslateSettings(**{k: v for k, v in user.items() if k in known}))
+    return _cached[1]
 
 
 @receiver(setting_changed)

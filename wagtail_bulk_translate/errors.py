@@ -81,7 +81,11 @@ class TranslatorError(UnitError):
     """A provider failure raised by a translator. Subclasses say how the run reacts.
 
     ``partial`` holds what the call translated (and was billed for) before it failed.
+    ``answer_lost``: the last request went out and its answer never came (see
+    :class:`AnswerLostError`); an answered refusal (a 429, a 503, a 4xx) is not that.
     """
+
+    answer_lost = False
 
     def __init__(
         self,
@@ -99,6 +103,14 @@ class TransientTranslatorError(TranslatorError):
 
     def __init__(self, message: str, code: ErrorCode = ErrorCode.TRANSLATOR_ERROR) -> None:
         super().__init__(message, code, transient=True)
+
+
+class AnswerLostError(TransientTranslatorError):
+    """The request went out and no answer came back (a timeout, a connection dropped after
+    sending): the provider may have processed, and billed, it. Retried like other transient
+    errors; the run reports its texts as "sent without an answer"."""
+
+    answer_lost = True
 
 
 class QuotaExceededError(TranslatorError):

@@ -12,7 +12,7 @@ from ..engine.ledger import Billing, billing
 from ..models import Run, RunTally
 from ..scope.definition import Scope
 from ..scope.readiness import count_unpublished, untranslatable_in_scope
-from .spend import spend_report
+from .spend import bills_by_token, spend_report
 
 
 def run_summary(run: Run) -> dict[str, Any]:
@@ -64,13 +64,15 @@ def run_summary(run: Run) -> dict[str, Any]:
 def sent_to_translator(run: Run, billed: Billing) -> dict[str, Any]:
     """What went to the translator, whatever became of the units (the billing ledger): texts
     and characters sent (counted like the estimate), what the provider billed (DeepL reports
-    it; 0 for translators that do not), and what went out without an answer."""
+    it; 0 for translators that do not, None for those that pay by the token: their ``spend``
+    says it), and what went out without an answer."""
+    by_token = bills_by_token(run)
     return {
         "translator": translator_name(run.translator_class),
         "texts_sent": billed.texts_sent,
         "characters_sent": billed.characters_sent,
-        "billed_characters": billed.billed,
-        "billed_characters_for_failed_units": billed.billed_for_failed_units,
+        "billed_characters": None if by_token else billed.billed,
+        "billed_characters_for_failed_units": None if by_token else billed.billed_for_failed_units,
         "sent_without_answer": {
             "texts": billed.unanswered_texts,
             "characters": billed.unanswered_characters,

@@ -20,7 +20,7 @@ from wagtail.admin.views import generic
 
 from ...api import ErrorCode, revert_summary, worker_command
 from ...models import Run, RunStatus, Unit, UnitStatus
-from ...runs.spend import spend_report
+from ...runs.spend import bills_by_token, spend_report
 from ..actions import ACTIONS, allowed_actions
 from ..columns import run_title
 from ..objects import edit_url, objects_of_units, title
@@ -73,6 +73,8 @@ def status_payload(run: Run, report: RunReport) -> dict[str, Any]:
         "errors": report.errors,
         "estimated_characters": run.estimated_characters,
         "spend": spend_report(run),
+        # Tokens and cost only, for a translator that pays by the token.
+        "bills_by_token": bills_by_token(run),
         "eta_seconds": report.eta_seconds,
         "eta_label": duration_label(report.eta_seconds),
         "no_worker": report.no_worker,

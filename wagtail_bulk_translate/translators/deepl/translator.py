@@ -274,6 +274,7 @@ class TranslateCall:
         self.billed: dict[str, int] = {}
         self.failed: dict[str, Refusal] = {}
         self.done: dict[str, str] = {}  # source text → translation
+        self.unanswered: dict[str, int] = {}  # source text → requests whose answer was lost
         options = translator.options
         max_texts = option_number(options, "MAX_TEXTS_PER_REQUEST", DEEPL_MAX_TEXTS, int)
         max_bytes = option_number(options, "MAX_REQUEST_BYTES", 100_000, int)
@@ -281,7 +282,9 @@ class TranslateCall:
         self.max_bytes = min(max_bytes, DEEPL_MAX_BYTES)
 
     def result(self) -> Translations:
-        return Translations(dict(self.done), dict(self.billed), dict(self.failed))
+        return Translations(
+            dict(self.done), dict(self.billed), dict(self.failed), unanswered=dict(self.unanswered)
+        )
 
     def run(self, texts: list[str]) -> None:
         bodies: dict[str, list[str]] = {}  # text without surrounding whitespace → its texts
@@ -317,7 +320,7 @@ class TranslateCall:
             for text in bodies[body]:
                 self.failed[text] = Refusal(ErrorCode.TOO_LARGE, message)
         for batch in batches:
-            for body, result in zip(batch, self.request(batch), strict=True):
+            for body, result in zip(batch, self.request(batch, bodies), strict=True):
                 first, *others = bodies[body]
                 self.billed[first] = self.billed.get(first, 0) + int(result.billed_characters)
                 for other in others:
@@ -330,13 +333,20 @@ class TranslateCall:
                     self.done[text] = with_whitespace_of(text, result.text)
         return broken
 
-    def request(self, batch: list[str]) -> list[deepl.TextResult]:
+    def request(self, batch: list[str], bodies: dict[str, list[str]]) -> list[deepl.TextResult]:
+        http = self.translator.connection.http
+        lost_before = http.lost_answers if http else 0
         try:
             answer = self.translator.client().translate_text(
                 batch, source_lang=self.source, target_lang=self.target, **self.params
             )
         except deepl.DeepLException as err:
             raise translator_error(err) from err
+        finally:
+            lost = (http.lost_answers if http else 0) - lost_before
+            for body in batch if lost else ():
+                first = bodies[body][0]  # the text its billing goes to
+                self.unanswered[first] = self.unanswered.get(first, 0) + lost
         results = answer if isinstance(answer, list) else [answer]
         if len(results) != len(batch):
             raise TransientTranslatorError(

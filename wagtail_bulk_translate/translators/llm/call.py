@@ -144,8 +144,8 @@ class TranslateCall:
     def pay(self, batch: list[str], answer: Any) -> None:
         self.spend += self.translator.spend_of(answer.prompt_tokens, answer.completion_tokens)
         for body in batch:
-            first = self.bodies[body][0]
-            self.billed[first] = self.billed.get(first, 0) + len(self.protected[body].text)
+            # Paid for (in tokens, in ``spend``): no character is billed.
+            self.billed.setdefault(self.bodies[body][0], 0)
 
     def fail(self, batch: list[str], bad: answers.BadAnswer, retried: bool) -> None:
         """Split a batch whose answer failed; send a single text once more; then refuse it."""

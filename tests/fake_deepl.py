@@ -15,7 +15,8 @@ Every request is recorded; failures are injected on demand::
     fake.drop_next()                 # closes the connection without an answer
     fake.drop_next(processed=True)   # translates and bills, then closes without an answer
     fake.break_markup("Read <b>this</b>", times=1)   # returns it without its tags
-    fake.fail_glossary_next(500)     # the next glossary call (create, delete...) fails
+    fake.fail_glossary_next(503, times=5)   # the next glossary calls (create, delete...) fail
+    fake.forget_glossary(glossary_id)       # deleted in the DeepL account, behind our back
 
 Glossaries (``/v2/glossaries``, as the official client creates, reads and deletes them) are
 kept in ``fake.glossaries``; creating one for a pair not in ``GLOSSARY_PAIRS`` is refused (400)
@@ -151,6 +152,11 @@ class FakeDeepL(FakeServer):
     def fail_glossary_next(self, status: int, times: int = 1, message: str = "") -> None:
         """The next ``times`` glossary calls (create, list, read, delete) answer ``status``."""
         self.glossary_faults.extend(Fault(status=status, message=message) for _ in range(times))
+
+    def forget_glossary(self, glossary_id: str) -> None:
+        """The glossary is deleted in the DeepL account (its dashboard), not through the API."""
+        with self.lock:
+            del self.glossaries[glossary_id]
 
     def glossary_entries(self, glossary_id: str) -> dict[str, str]:
         entries = self.glossaries[glossary_id]["entries"]

@@ -42,6 +42,7 @@ class ErrorCode(models.TextChoices):
     UNSUPPORTED_LOCALE = "unsupported_locale", _("The translator cannot translate this locale")
     QUOTA_EXCEEDED = "quota_exceeded", _("Translator quota exhausted")
     BUDGET_EXCEEDED = "budget_exceeded", _("A spending cap was reached")
+    GLOSSARY_SYNCING = "glossary_syncing", _("Waiting for a glossary to sync to the translator")
     RATE_LIMITED = "rate_limited", _("Translator rate limit reached")
     AUTH_CONFIG = "auth_config", _("Translator authentication or configuration error")
     LEASE_EXPIRED = "lease_expired", _("The worker stopped responding too many times")
@@ -131,6 +132,14 @@ class BudgetExceededError(UnitError):
         super().__init__(ErrorCode.BUDGET_EXCEEDED, message)
         self.resumes_at = resumes_at
         self.needs = needs
+
+
+class GlossaryOutOfDateError(TranslatorError):
+    """A language pair's glossary is syncing to the provider and runs wait for it (the
+    OUTDATED_GLOSSARY setting): the run pauses until the sync ends, nothing is lost."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, ErrorCode.GLOSSARY_SYNCING)
 
 
 class TranslatorConfigError(TranslatorError):

@@ -228,9 +228,12 @@ def update_reference_index(instance: Any) -> None:
 # --- the glossary ------------------------------------------------------------------------------
 
 
-def sync_glossaries() -> None:
-    """Sync the glossary to the translator's own glossaries (DeepL's), after a change."""
-    enqueue("sync_glossaries")
+def sync_glossaries(
+    attempt: int = 0, check_remote: bool = False, when: datetime | None = None
+) -> None:
+    """Sync the glossary to the translator's own glossaries (DeepL's), after a change, or
+    again at ``when`` (the ``attempt``-th retry) when DeepL could not serve the last try."""
+    enqueue("sync_glossaries", attempt, check_remote, when=when)
 
 
 # --- automatic sync ----------------------------------------------------------------------------

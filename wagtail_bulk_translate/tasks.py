@@ -110,9 +110,9 @@ def revert_units(run_id: int) -> dict[str, Any]:
 
 @schedule.register
 @task()
-def sync_glossaries() -> dict[str, Any]:
+def sync_glossaries(attempt: int = 0, check_remote: bool = False) -> dict[str, Any]:
     """Create or replace the DeepL glossaries whose terms changed (one per language pair)."""
-    return glossary_sync.sync_deepl_glossaries().as_json()
+    return glossary_sync.sync_deepl_glossaries(attempt, check_remote).as_json()
 
 
 @schedule.register

@@ -47,6 +47,7 @@ TRANSLATOR_RULE = Keys(
 SLUG_POLICIES = ("derive", "keep", "translate")  # models.SlugPolicy's values (a test checks it)
 SYNC_PUBLISH_POLICIES = ("draft", "publish", "mirror")  # models.PublishPolicy's values
 SYNC_SOURCE_REMOVED = ("report", "ignore")
+OUTDATED_GLOSSARY_POLICIES = ("warn", "wait")
 # Site ids are looked up as strings (translatable_settings.site_locale_map).
 SITE_LOCALES_RULE = DictOf(Text(), Text(), shape='{"hostname" or "site id": "locale code"}')
 EXCLUDE_FIELDS_RULE = DictOf(
@@ -202,6 +203,16 @@ class BulkTranslateSettings:
         default_factory=dict,
         metadata=declared(
             EXCLUDE_FIELDS_RULE, "fields copied unchanged, never sent to the translator."
+        ),
+    )
+    OUTDATED_GLOSSARY: str = field(
+        default="warn",
+        metadata=declared(
+            Text(choices=OUTDATED_GLOSSARY_POLICIES),
+            "while a language pair's DeepL glossary waits to sync (or its sync failed): `warn` "
+            "translates with its previous terms, says so on the run page, preflight and "
+            'command line, and the next "changed" run redoes those texts once it is in sync; '
+            "`wait` pauses runs that need it until the sync ends (a sync that gave up warns).",
         ),
     )
 

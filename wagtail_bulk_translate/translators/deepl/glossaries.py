@@ -34,6 +34,15 @@ class GlossaryError(TranslatorError):
     """DeepL refused a glossary call; the message says why, for the admin's sync screen."""
 
 
+class GlossaryUnavailable(GlossaryError):
+    """DeepL could not serve a glossary call right now (a 5xx such as 503, a 429, a timeout,
+    no connection), after the client's own retries: nothing was refused, the sync tries again
+    later."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, transient=True)
+
+
 class DeepLGlossaries:
     """The glossary calls on one DeepL connection (a translator's client, key and locales)."""
 
@@ -64,6 +73,16 @@ class DeepLGlossaries:
         info = self.call(lambda client: client.create_glossary(name, pair[0], pair[1], clean))
         return str(info.glossary_id)
 
+    def exists(self, glossary_id: str) -> bool:
+        """Whether DeepL still has the glossary (it may have been deleted in its dashboard)."""
+        try:
+            self.call(lambda client: client.get_glossary(glossary_id))
+        except GlossaryError as err:
+            if isinstance(err.__cause__, deepl.GlossaryNotFoundException):
+                return False
+            raise
+        return True
+
     def delete(self, glossary_id: str) -> None:
         """Delete a glossary; one already gone (deleted in DeepL's dashboard) is fine."""
         try:
@@ -80,10 +99,24 @@ class DeepLGlossaries:
             return request(self.connection.client())
         except (deepl.QuotaExceededException, deepl.AuthorizationException) as err:
             raise GlossaryError(str(translator_error(err))) from err
-        except deepl.ConnectionException as err:
-            raise GlossaryError(f"DeepL could not be reached: {err}") from err
-        except (deepl.DeepLException, ValueError) as err:
+        except deepl.DeepLException as err:
+            if is_temporary(err):
+                raise GlossaryUnavailable(
+                    f"DeepL is unavailable for glossaries right now ({err})."
+                ) from err
             raise GlossaryError(f"DeepL refused the glossary: {err}") from err
+        except ValueError as err:
+            raise GlossaryError(f"DeepL refused the glossary: {err}") from err
+
+
+def is_temporary(err: deepl.DeepLException) -> bool:
+    """A failure that passes (a timeout, no connection, a 429 or 5xx), not a refusal."""
+    status = getattr(err, "http_status_code", None) or 0
+    return (
+        isinstance(err, (deepl.ConnectionException, deepl.TooManyRequestsException))
+        or status == 429
+        or status >= 500
+    )
 
 
 def clean_entries(entries: Mapping[str, str]) -> dict[str, str]:

@@ -9,9 +9,11 @@ from django.utils import timezone
 from ..budgets.report import budget_report
 from ..engine.janitor import keep_janitor_alive
 from ..engine.ledger import Billing, billing
-from ..models import Run, RunTally
+from ..glossary.outdated import outdated_warnings
+from ..models import Run, RunStatus, RunTally
 from ..scope.definition import Scope
 from ..scope.readiness import count_unpublished, untranslatable_in_scope
+from ..translators.loading import TranslatorLoadError, load_translator_class
 from .spend import bills_by_token, spend_report
 
 
@@ -58,7 +60,24 @@ def run_summary(run: Run) -> dict[str, Any]:
         # Page child counts found wrong in the subtrees the run wrote, repaired at its end.
         "tree_repairs": run.tree_repairs,
         "translator_change": run.translator_change,
+        # Pairs whose DeepL glossary is out of date while the run translates into them.
+        "glossary_warnings": glossary_warnings(run),
     }
+
+
+def glossary_warnings(run: Run) -> list[str]:
+    """Warnings for the run's pairs whose synced glossary is out of date, while it runs with a
+    translator that uses such glossaries (DeepL)."""
+    if run.status not in RunStatus.active:
+        return []
+    try:
+        translator_class = load_translator_class(run.translator_class)
+    except TranslatorLoadError:
+        return []
+    if not hasattr(translator_class, "glossaries"):
+        return []
+    targets = run.target_locales.values_list("pk", flat=True)
+    return outdated_warnings(run.source_locale_id, targets)
 
 
 def sent_to_translator(run: Run, billed: Billing) -> dict[str, Any]:

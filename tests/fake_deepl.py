@@ -13,8 +13,10 @@ Every request is recorded; failures are injected on demand::
     fake.quota_exceeded = True       # 456 until set back to False
     fake.slow_next(2.0)              # answers after 2 s
     fake.drop_next()                 # closes the connection without an answer
+    fake.drop_next(processed=True)   # translates and bills, then closes without an answer
     fake.break_markup("Read <b>this</b>", times=1)   # returns it without its tags
-    fake.fail_glossary_next(500)     # the next glossary call (create, delete...) fails
+    fake.fail_glossary_next(503, times=5)   # the next glossary calls (create, delete...) fail
+    fake.forget_glossary(glossary_id)       # deleted in the DeepL account, behind our back
 
 Glossaries (``/v2/glossaries``, as the official client creates, reads and deletes them) are
 kept in ``fake.glossaries``; creating one for a pair not in ``GLOSSARY_PAIRS`` is refused (400)
@@ -117,6 +119,7 @@ class Fault:
     status: int | None = None  # answer this status
     delay: float = 0.0  # answer late
     drop: bool = False  # close the connection without answering
+    processed: bool = False  # (with drop) translate and bill first: the answer is what is lost
     message: str = ""
 
 
@@ -144,12 +147,17 @@ class FakeDeepL(FakeServer):
     def slow_next(self, seconds: float, times: int = 1) -> None:
         self.faults.extend(Fault(delay=seconds) for _ in range(times))
 
-    def drop_next(self, times: int = 1) -> None:
-        self.faults.extend(Fault(drop=True) for _ in range(times))
+    def drop_next(self, times: int = 1, *, processed: bool = False) -> None:
+        self.faults.extend(Fault(drop=True, processed=processed) for _ in range(times))
 
     def fail_glossary_next(self, status: int, times: int = 1, message: str = "") -> None:
         """The next ``times`` glossary calls (create, list, read, delete) answer ``status``."""
         self.glossary_faults.extend(Fault(status=status, message=message) for _ in range(times))
+
+    def forget_glossary(self, glossary_id: str) -> None:
+        """The glossary is deleted in the DeepL account (its dashboard), not through the API."""
+        with self.lock:
+            del self.glossaries[glossary_id]
 
     def glossary_entries(self, glossary_id: str) -> dict[str, str]:
         entries = self.glossaries[glossary_id]["entries"]
@@ -197,7 +205,8 @@ class FakeDeepL(FakeServer):
 
     @property
     def billed(self) -> int:
-        return sum(r.billed for r in self.translate_requests())
+        """Characters billed, those of answers lost after billing included (as DeepL does)."""
+        return sum(r.billed for r in self.translate_requests(status=None))
 
     # --- the API ------------------------------------------------------------------------------
 
@@ -249,10 +258,16 @@ class FakeDeepL(FakeServer):
             fault = self.faults.popleft() if self.faults else None
         if fault and fault.delay:
             time.sleep(fault.delay)
-        if fault and fault.drop:
+        if fault and fault.drop and not fault.processed:
             return -1, None
         if fault and fault.status:
             return fault.status, {"message": fault.message or f"Injected {fault.status}"}
+        status, payload = self.answer(r, raw)
+        if fault and fault.drop:
+            return -1, None  # translated and billed: only the answer is lost
+        return status, payload
+
+    def answer(self, r: RecordedRequest, raw: bytes) -> tuple[int, Any]:
         if self.quota_exceeded:
             return 456, {"message": "Quota exceeded"}
         if len(raw) > MAX_BODY_BYTES:

@@ -50,6 +50,7 @@ BAD_VALUES = {
     "SYNC_WINDOW_SECONDS": [-1, "300", None],
     "SYNC_PUBLISH_POLICY": ["live", "", None],
     "SYNC_ON_SOURCE_REMOVED": ["delete", "", None],
+    "OUTDATED_GLOSSARY": ["block", "", None, True],
 }
 
 # key → values the key accepts (besides its default).
@@ -93,6 +94,7 @@ GOOD_VALUES = {
     "SYNC_WINDOW_SECONDS": [0, 30],
     "SYNC_PUBLISH_POLICY": ["draft", "publish", "mirror"],
     "SYNC_ON_SOURCE_REMOVED": ["report", "ignore"],
+    "OUTDATED_GLOSSARY": ["warn", "wait"],
 }
 
 

@@ -48,6 +48,7 @@ class ErrorCode(models.TextChoices):
     UNSUPPORTED_LOCALE = "unsupported_locale", _("The translator cannot translate this locale")
     QUOTA_EXCEEDED = "quota_exceeded", _("Translator quota exhausted")
     BUDGET_EXCEEDED = "budget_exceeded", _("A spending cap was reached")
+    GLOSSARY_SYNCING = "glossary_syncing", _("Waiting for a glossary to sync to the translator")
     RATE_LIMITED = "rate_limited", _("Translator rate limit reached")
     AUTH_CONFIG = "auth_config", _("Translator authentication or configuration error")
     LEASE_EXPIRED = "lease_expired", _("The worker stopped responding too many times")
@@ -91,7 +92,11 @@ class TranslatorError(UnitError):
     """A provider failure raised by a translator. Subclasses say how the run reacts.
 
     ``partial`` holds what the call translated (and was billed for) before it failed.
+    ``answer_lost``: the last request went out and its answer never came (see
+    :class:`AnswerLostError`); an answered refusal (a 429, a 503, a 4xx) is not that.
     """
+
+    answer_lost = False
 
     def __init__(
         self,
@@ -109,6 +114,14 @@ class TransientTranslatorError(TranslatorError):
 
     def __init__(self, message: str, code: ErrorCode = ErrorCode.TRANSLATOR_ERROR) -> None:
         super().__init__(message, code, transient=True)
+
+
+class AnswerLostError(TransientTranslatorError):
+    """The request went out and no answer came back (a timeout, a connection dropped after
+    sending): the provider may have processed, and billed, it. Retried like other transient
+    errors; the run reports its texts as "sent without an answer"."""
+
+    answer_lost = True
 
 
 class QuotaExceededError(TranslatorError):
@@ -129,6 +142,14 @@ class BudgetExceededError(UnitError):
         super().__init__(ErrorCode.BUDGET_EXCEEDED, message)
         self.resumes_at = resumes_at
         self.needs = needs
+
+
+class GlossaryOutOfDateError(TranslatorError):
+    """A language pair's glossary is syncing to the provider and runs wait for it (the
+    OUTDATED_GLOSSARY setting): the run pauses until the sync ends, nothing is lost."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, ErrorCode.GLOSSARY_SYNCING)
 
 
 class TranslatorConfigError(TranslatorError):

@@ -100,6 +100,20 @@ def queued_tasks(name: str, *args: Any) -> int | None:
     """How many ``name`` tasks with these arguments wait in the queue, ready to start; None
     when the backend cannot tell (only django-tasks-db's database backend can: the task API has
     no way to list a queue)."""
+    stored = stored_tasks(name)
+    if stored is None:
+        return None
+    wanted = list(args)
+    return sum(
+        1
+        for args_kwargs in stored.ready().values_list("args_kwargs", flat=True)
+        if args_kwargs["args"] == wanted
+    )
+
+
+def stored_tasks(name: str) -> Any:
+    """The database backend's rows of ``name`` tasks (a DBTaskResult queryset), or None on
+    another backend."""
     backend = configured(name).get_backend()
     try:
         from django_tasks_db.backend import DatabaseBackend
@@ -108,13 +122,42 @@ def queued_tasks(name: str, *args: Any) -> int | None:
         return None
     if not isinstance(backend, DatabaseBackend):
         return None
-    ready = DBTaskResult.objects.ready().filter(
+    return DBTaskResult.objects.filter(
         backend_name=backend.alias, task_path=configured(name).module_path
     )
-    wanted = list(args)
-    return sum(
-        1 for stored in ready.values_list("args_kwargs", flat=True) if stored["args"] == wanted
+
+
+# Tasks that take a run's id and have nothing to do once the run is over (the coordinator is
+# left alone: a cancelled run's coordinator still ends its enumeration).
+RUN_TASKS = ("process_units", "retry_after_quota", "retry_after_budget")
+
+
+def discard_finished_runs_tasks() -> int:
+    """Delete the tasks still queued for runs that are over (a worker chain's deferred wake-up,
+    a quota retry left behind by a resume): they would only start, find the run over, and exit.
+
+    The task API cannot cancel a task, so this works on django-tasks-db's database backend
+    only; elsewhere such tasks run and exit at once (``tasks.py``). A task queued after its run
+    ended (a retry of failed units reopened it since) is kept. Returns how many were deleted.
+    """
+    from .models import Run, RunStatus
+
+    waiting: list[tuple[int, int, datetime]] = []  # (task row, run id, enqueued at)
+    for name in RUN_TASKS:
+        stored = stored_tasks(name)
+        if stored is not None:
+            rows = stored.filter(status="READY").values_list("pk", "args_kwargs", "enqueued_at")
+            waiting += [(pk, args["args"][0], at) for pk, args, at in rows if args["args"]]
+    ended: dict[int, datetime | None] = dict(
+        Run.objects.filter(
+            pk__in={run for _pk, run, _at in waiting}, status__in=RunStatus.terminal
+        ).values_list("pk", "finished_at")
     )
+    leftovers = [pk for pk, run, at in waiting if run in ended and at <= (ended[run] or at)]
+    if not leftovers:
+        return 0
+    rows = stored_tasks(RUN_TASKS[0]).model.objects.filter(pk__in=leftovers, status="READY")
+    return int(rows.delete()[0])
 
 
 def continue_worker(run_id: int, when: datetime | None = None) -> None:
@@ -185,9 +228,12 @@ def update_reference_index(instance: Any) -> None:
 # --- the glossary ------------------------------------------------------------------------------
 
 
-def sync_glossaries() -> None:
-    """Sync the glossary to the translator's own glossaries (DeepL's), after a change."""
-    enqueue("sync_glossaries")
+def sync_glossaries(
+    attempt: int = 0, check_remote: bool = False, when: datetime | None = None
+) -> None:
+    """Sync the glossary to the translator's own glossaries (DeepL's), after a change, or
+    again at ``when`` (the ``attempt``-th retry) when DeepL could not serve the last try."""
+    enqueue("sync_glossaries", attempt, check_remote, when=when)
 
 
 # --- automatic sync ----------------------------------------------------------------------------

@@ -7,6 +7,8 @@ task's transactions take the write lock when they begin, and wait for it (engine
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from . import schedule
@@ -15,8 +17,24 @@ from .engine import coordinator, janitor, pauses, worker
 from .engine.sqlite_locks import in_writers_wait
 from .engine.task_failures import ends_run_when_failing
 from .glossary import sync as glossary_sync
+from .models import Run, RunStatus
 from .revert import undo
 from .sync import dispatch
+
+
+def clears_leftovers(func: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    """A run task after which the run is over removes the run's tasks still queued (a deferred
+    wake-up of another worker chain, a quota retry left behind by a resume): nothing stays
+    queued for a finished run. Such a task that starts anyway finds the run over and exits."""
+
+    @wraps(func)
+    def wrapper(run_id: int, *args: Any) -> dict[str, Any]:
+        report = func(run_id, *args)
+        if Run.objects.filter(pk=run_id, status__in=RunStatus.terminal).exists():
+            schedule.discard_finished_runs_tasks()
+        return report
+
+    return wrapper
 
 
 @schedule.register
@@ -33,6 +51,7 @@ def coordinate_run(run_id: int, token: str | None = None) -> dict[str, Any]:
 @schedule.register
 @task()
 @in_writers_wait
+@clears_leftovers
 @ends_run_when_failing("process_units")
 def process_units(run_id: int) -> dict[str, Any]:
     """Process units of a run for one time budget; the chain goes on while work remains."""
@@ -44,6 +63,7 @@ def process_units(run_id: int) -> dict[str, Any]:
 @schedule.register
 @task()
 @in_writers_wait
+@clears_leftovers
 @ends_run_when_failing("retry_after_quota")
 def retry_after_quota(run_id: int) -> dict[str, Any]:
     """Resume a run that paused because the translator's quota ran out."""
@@ -55,6 +75,7 @@ def retry_after_quota(run_id: int) -> dict[str, Any]:
 @schedule.register
 @task()
 @in_writers_wait
+@clears_leftovers
 @ends_run_when_failing("retry_after_budget")
 def retry_after_budget(run_id: int) -> dict[str, Any]:
     """Resume a run paused by a spending cap, once the cap has room again."""
@@ -67,8 +88,11 @@ def retry_after_budget(run_id: int) -> dict[str, Any]:
 @task()
 @in_writers_wait
 def janitor_sweep(token: str | None = None) -> dict[str, Any]:
-    """One janitor sweep; re-queues itself every JANITOR_INTERVAL_SECONDS while runs are active."""
-    return janitor.sweep_and_continue(token)
+    """One janitor sweep; re-queues itself every JANITOR_INTERVAL_SECONDS while runs are active.
+    The tasks still queued for runs that ended are removed."""
+    report = janitor.sweep_and_continue(token)
+    schedule.discard_finished_runs_tasks()
+    return report
 
 
 @schedule.register
@@ -91,9 +115,9 @@ def revert_units(run_id: int) -> dict[str, Any]:
 
 @schedule.register
 @task()
-def sync_glossaries() -> dict[str, Any]:
+def sync_glossaries(attempt: int = 0, check_remote: bool = False) -> dict[str, Any]:
     """Create or replace the DeepL glossaries whose terms changed (one per language pair)."""
-    return glossary_sync.sync_deepl_glossaries().as_json()
+    return glossary_sync.sync_deepl_glossaries(attempt, check_remote).as_json()
 
 
 @schedule.register

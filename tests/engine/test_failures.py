@@ -21,6 +21,7 @@ from wagtail_bulk_translate import api as controls
 from wagtail_bulk_translate import schedule, tasks
 from wagtail_bulk_translate.engine import claims, failures, finish, ledger
 from wagtail_bulk_translate.errors import (
+    AnswerLostError,
     ErrorCode,
     QuotaExceededError,
     TransientTranslatorError,
@@ -411,7 +412,7 @@ def test_a_request_that_failed_without_an_answer_is_shown_as_sent_without_answer
     site, begin, task_queue, recording_translator
 ):
     # A dropped connection: the texts went out, the provider may have billed them.
-    recording_translator.overrides["Story 0"] = flaky(TransientTranslatorError("503."), times=1)
+    recording_translator.overrides["Story 0"] = flaky(AnswerLostError("Dropped."), times=1)
     run = begin(locales=FR)
     task_queue.drain()
 
@@ -421,6 +422,20 @@ def test_a_request_that_failed_without_an_answer_is_shown_as_sent_without_answer
     assert lost["characters"] >= len("Story 0")
     assert summary["status"] == RunStatus.SUCCEEDED  # sent again, and answered
     assert "sent without an answer: " in controls.format_summary(summary)
+
+
+def test_a_refused_request_is_not_sent_without_answer(
+    site, begin, task_queue, recording_translator
+):
+    # A 503 or a 429 is an answer: the provider processed (and billed) nothing.
+    recording_translator.overrides["Story 0"] = flaky(TransientTranslatorError("503."), times=1)
+    run = begin(locales=FR)
+    task_queue.drain()
+
+    summary = controls.run_summary(run)
+    assert summary["status"] == RunStatus.SUCCEEDED
+    assert summary["sent_without_answer"] == {"texts": 0, "characters": 0}
+    assert "sent without an answer" not in controls.format_summary(summary)
 
 
 def test_units_handed_back_on_a_busy_database_come_back_though_the_release_meets_it_too(

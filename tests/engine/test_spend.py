@@ -84,10 +84,12 @@ def test_each_request_spend_is_recorded_once_and_summed_per_run(
     summary = run_summary(run)
     assert summary["spend"]["prompt_tokens"] == spent.prompt_tokens
     assert summary["spend"]["currency"] == "USD"
-    assert summary["billed_characters"] == 0  # tokens, not characters
-    assert f"{spent.prompt_tokens:,} prompt + {spent.completion_tokens:,} completion" in (
-        format_summary(summary)
-    )
+    # Tokens and cost only: a translator that pays by the token bills no character.
+    assert summary["billed_characters"] is None
+    assert summary["billed_characters_for_failed_units"] is None
+    text = format_summary(summary)
+    assert f"{spent.prompt_tokens:,} prompt + {spent.completion_tokens:,} completion" in text
+    assert "billed" not in text
 
 
 def test_runs_billed_by_the_character_show_no_spend(start, task_queue, magazine, conf):
@@ -174,6 +176,7 @@ def test_the_preflight_estimate_lands_near_what_the_run_records(
 def test_the_admin_shows_tokens_and_cost(admin_client, conf):
     conf(CURRENCY="USD")
     run = make_run(units=4, status="succeeded")
+    Run.objects.filter(pk=run.pk).update(translator_class=TOKEN_TRANSLATOR)
     locale = Locale.objects.get(language_code="fr")
     spend = Spend(3, 12_345, 2_345, 0.0431)
     ledger.record_request(run, locale.pk, [], {}, Translations(spend=spend))
@@ -182,10 +185,12 @@ def test_the_admin_shows_tokens_and_cost(admin_client, conf):
     page = admin_client.get(reverse("wagtail_bulk_translate:inspect", args=[run.pk]))
     html = page.content.decode()
     assert "data-bt-spend" in html and "12,345" in html and "0.0431 USD" in html
+    assert "data-bt-characters" not in html  # no "Characters billed" beside the tokens
     status = admin_client.get(reverse("wagtail_bulk_translate:status", args=[run.pk])).json()
     assert status["spend"]["completion_tokens"] == 2_345
     plain_page = admin_client.get(reverse("wagtail_bulk_translate:inspect", args=[plain.pk]))
     assert "data-bt-spend" not in plain_page.content.decode()
+    assert "data-bt-characters" in plain_page.content.decode()
 
     listing = admin_client.get(reverse("wagtail_bulk_translate:index")).content.decode()
     assert "14,690 tokens, 0.0431 USD" in listing

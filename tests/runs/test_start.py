@@ -27,6 +27,7 @@ SUMMARY_KEYS = {
     "tree_repairs",
     "budget",
     "translator_change",
+    "glossary_warnings",
     "id",
     "status",
     "mode",

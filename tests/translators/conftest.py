@@ -1,4 +1,4 @@
-"""Fixtures of the translator tests: the language-model translator on the fake server."""
+"""Fixtures of the translator tests: DeepL and the language-model translator on their fakes."""
 
 from __future__ import annotations
 
@@ -11,12 +11,15 @@ from wagtail_localize.models import StringTranslation, Translation, TranslationS
 from wagtail_localize.views.edit_translation import apply_machine_translation
 
 from tests import factories as f
+from tests.fake_deepl import fake_deepl  # noqa: F401
 from wagtail_bulk_translate.api import resume_run
 from wagtail_bulk_translate.errors import ErrorCode
 from wagtail_bulk_translate.models import Run, RunStatus, UnitStatus
+from wagtail_bulk_translate.translators.deepl import DeepLTranslator
 from wagtail_bulk_translate.translators.llm import LLMTranslator
 
 LLM_CLASS = "wagtail_bulk_translate.translators.llm.LLMTranslator"
+DEEPL_CLASS = "wagtail_bulk_translate.translators.deepl.DeepLTranslator"
 EN, DE, FR = (types.SimpleNamespace(language_code=c) for c in ("en", "de", "fr"))
 
 
@@ -92,3 +95,36 @@ def pause_then_resume(start, task_queue, scope, capture_on_commit, lift_quota) -
     assert run.status == RunStatus.SUCCEEDED
     assert not run.units.filter(status=UnitStatus.FAILED).exists()
     return run
+
+
+@pytest.fixture
+def make(fake_deepl):  # noqa: F811
+    """A DeepLTranslator on the fake, with short back-off so retries cost milliseconds."""
+
+    def _make(**options) -> DeepLTranslator:
+        defaults = {
+            "AUTH_KEY": "test:fx",
+            "SERVER_URL": fake_deepl.url,
+            "RETRY_BACKOFF_SECONDS": 0.01,
+        }
+        return DeepLTranslator({**defaults, **options})
+
+    return _make
+
+
+@pytest.fixture
+def deepl_runs(settings, fake_deepl, task_queue):  # noqa: F811
+    """Runs started in the test translate with DeepL (the fake)."""
+    settings.WAGTAIL_BULK_TRANSLATE = {
+        **settings.WAGTAIL_BULK_TRANSLATE,
+        "RETRY_BACKOFF_SECONDS": 0,
+        "TRANSLATOR": {
+            "CLASS": DEEPL_CLASS,
+            "OPTIONS": {
+                "AUTH_KEY": "test:fx",
+                "SERVER_URL": fake_deepl.url,
+                "RETRY_BACKOFF_SECONDS": 0.01,
+            },
+        },
+    }
+    return fake_deepl

@@ -24,6 +24,7 @@ from tests.translators.conftest import (
 )
 from wagtail_bulk_translate.api import resume_run
 from wagtail_bulk_translate.errors import (
+    AnswerLostError,
     ErrorCode,
     QuotaExceededError,
     TransientTranslatorError,
@@ -43,21 +44,6 @@ EN, FR, DE = (types.SimpleNamespace(language_code=c) for c in ("en", "fr", "de")
 
 def loc(code: str):
     return types.SimpleNamespace(language_code=code)
-
-
-@pytest.fixture
-def make(fake_deepl):  # noqa: F811
-    """A DeepLTranslator on the fake, with short back-off so retries cost milliseconds."""
-
-    def _make(**options) -> DeepLTranslator:
-        defaults = {
-            "AUTH_KEY": "test:fx",
-            "SERVER_URL": fake_deepl.url,
-            "RETRY_BACKOFF_SECONDS": 0.01,
-        }
-        return DeepLTranslator({**defaults, **options})
-
-    return _make
 
 
 def translate_strings(translator, texts, source=EN, target=DE) -> dict[str, str]:
@@ -387,7 +373,7 @@ def test_dropped_connections_are_retried_then_transient(make, fake_deepl):  # no
     assert translate_strings(make(RETRIES=2), ["Hi"]) == {"Hi": "[DE] HI"}
 
     fake_deepl.drop_next(times=3)
-    with pytest.raises(TransientTranslatorError, match="could not be reached"):
+    with pytest.raises(AnswerLostError, match="did not answer"):
         translate_strings(make(RETRIES=2), ["Hi"])
 
 
@@ -486,24 +472,6 @@ def test_editor_machine_translate_button(settings, fake_deepl, django_user_model
 
 
 # --- through the engine -------------------------------------------------------------------------
-
-
-@pytest.fixture
-def deepl_runs(settings, fake_deepl, task_queue):  # noqa: F811
-    """Runs started in the test translate with DeepL (the fake)."""
-    settings.WAGTAIL_BULK_TRANSLATE = {
-        **settings.WAGTAIL_BULK_TRANSLATE,
-        "RETRY_BACKOFF_SECONDS": 0,
-        "TRANSLATOR": {
-            "CLASS": DEEPL_CLASS,
-            "OPTIONS": {
-                "AUTH_KEY": "test:fx",
-                "SERVER_URL": fake_deepl.url,
-                "RETRY_BACKOFF_SECONDS": 0.01,
-            },
-        },
-    }
-    return fake_deepl
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ import pytest
 
 from tests.translators.conftest import DE, EN
 from wagtail_bulk_translate.errors import (
+    AnswerLostError,
     ErrorCode,
     QuotaExceededError,
     TransientTranslatorError,
@@ -65,8 +66,15 @@ def test_dropped_connections_are_retried(llm, fake_openai):
     assert len(llm().translate_texts(EN, DE, TEXTS).texts) == 2
 
     fake_openai.fail_next("drop", times=3)
-    with pytest.raises(TransientTranslatorError, match="could not be reached"):
+    with pytest.raises(AnswerLostError, match="dropped the connection"):
         llm(MAX_RETRIES=2).translate_texts(EN, DE, TEXTS)
+
+
+def test_a_server_that_cannot_be_reached_lost_no_answer(llm):
+    # Nothing went out, so nothing may have been paid for: not "sent without an answer".
+    with pytest.raises(TransientTranslatorError, match="could not be reached") as caught:
+        llm(BASE_URL="http://127.0.0.1:9/v1", MAX_RETRIES=0).translate_texts(EN, DE, TEXTS)
+    assert not caught.value.answer_lost
 
 
 def test_a_slow_answer_times_out_and_is_retried(llm, fake_openai):

@@ -248,3 +248,11 @@ def test_a_rejected_key_stops_the_run(start, task_queue, llm_runs, repeated_text
     assert run.error_code == ErrorCode.AUTH_CONFIG
     assert len(llm_runs.requests) == 1
     assert Run.objects.count() == 1
+
+
+def test_a_language_model_bills_tokens_not_characters(llm):
+    result = llm().translate_texts(EN, DE, TEXTS)
+
+    assert set(result.texts) == set(TEXTS)
+    assert result.billed_characters == dict.fromkeys(TEXTS, 0)  # paid for, in tokens
+    assert result.spend is not None and result.spend.prompt_tokens > 0

@@ -47,6 +47,7 @@ TRANSLATOR_RULE = Keys(
 SLUG_POLICIES = ("derive", "keep", "translate")  # models.SlugPolicy's values (a test checks it)
 SYNC_PUBLISH_POLICIES = ("draft", "publish", "mirror")  # models.PublishPolicy's values
 SYNC_SOURCE_REMOVED = ("report", "ignore")
+OUTDATED_GLOSSARY_POLICIES = ("warn", "wait")
 # Site ids are looked up as strings (translatable_settings.site_locale_map).
 SITE_LOCALES_RULE = DictOf(Text(), Text(), shape='{"hostname" or "site id": "locale code"}')
 EXCLUDE_FIELDS_RULE = DictOf(
@@ -220,6 +221,16 @@ class BulkTranslateSettings:
             EXCLUDE_FIELDS_RULE, "fields copied unchanged, never sent to the translator."
         ),
     )
+    OUTDATED_GLOSSARY: str = field(
+        default="warn",
+        metadata=declared(
+            Text(choices=OUTDATED_GLOSSARY_POLICIES),
+            "while a language pair's DeepL glossary waits to sync (or its sync failed): `warn` "
+            "translates with its previous terms, says so on the run page, preflight and "
+            'command line, and the next "changed" run redoes those texts once it is in sync; '
+            "`wait` pauses runs that need it until the sync ends (a sync that gave up warns).",
+        ),
+    )
 
     REVIEW_MIN_LENGTH_RATIO: float = field(
         default=0.5,
@@ -336,7 +347,11 @@ def reference_table() -> str:
     return "\n".join(rows) + "\n"
 
 
-_cached: BulkTranslateSettings | None = None
+# The parsed settings, with the setting object they were parsed from. A different object (a
+# new value, or the setting deleted or restored) is parsed again even when no setting_changed
+# signal came: pytest-django's ``del settings.X`` and its undo send none, and a cache reset
+# only by the signal then served one test's settings to the next.
+_cached: tuple[Any, BulkTranslateSettings] | None = None
 
 
 def unknown_setting_keys() -> set[str]:
@@ -347,11 +362,12 @@ def unknown_setting_keys() -> set[str]:
 def get_settings() -> BulkTranslateSettings:
     """The current settings; unknown keys are reported by a system check, not here."""
     global _cached
-    if _cached is None:
-        user = user_setting() if isinstance(user_setting(), dict) else {}
+    raw = getattr(settings, SETTING_NAME, None)
+    if _cached is None or _cached[0] is not raw:
+        user = raw if isinstance(raw, dict) else {}
         known = BulkTranslateSettings.known_keys()
-        _cached = BulkTranslateSettings(**{k: v for k, v in user.items() if k in known})
-    return _cached
+        _cached = (raw, BulkTranslateSettings(**{k: v for k, v in user.items() if k in known}))
+    return _cached[1]
 
 
 @receiver(setting_changed)

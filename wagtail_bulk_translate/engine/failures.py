@@ -24,6 +24,7 @@ from ..conf import get_settings
 from ..errors import (
     BudgetExceededError,
     ErrorCode,
+    GlossaryOutOfDateError,
     QuotaExceededError,
     TranslatorConfigError,
     UnitError,
@@ -34,7 +35,7 @@ from ..models import Unit, UnitStatus
 from . import claims, ledger
 from .claims import Claim
 from .finish import stop_run
-from .pauses import pause_for_budget, pause_for_quota
+from .pauses import pause_for_budget, pause_for_glossary, pause_for_quota
 from .work import UnitWork
 
 logger = logging.getLogger(__name__)
@@ -81,6 +82,9 @@ def guard_errors(claim: Claim, works: list[UnitWork], step: Callable[[], None]) 
         raise ClaimAborted from err
     except BudgetExceededError as err:
         pause_for_budget(claim.run.pk, err)
+        raise ClaimAborted from err
+    except GlossaryOutOfDateError as err:
+        pause_for_glossary(claim.run.pk, err.message)
         raise ClaimAborted from err
     except TranslatorConfigError as err:
         close_units(claim.token, works, UnitStatus.FAILED, err.code, err.message)

@@ -46,7 +46,7 @@ from ..sync.pending import overdue_changes, rearm_overdue_dispatch
 from .claims import recover_expired_leases
 from .finish import try_finish_run
 from .leases import release_lease, take_lease
-from .pauses import resume_run, retry_after_budget
+from .pauses import resume_if_glossaries_synced, resume_run, retry_after_budget
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +63,7 @@ class SweepReport:
     runs_finished: int = 0
     quota_retries: int = 0
     budget_resumes: int = 0
+    glossary_resumes: int = 0
     sync_dispatches: int = 0
 
     def as_dict(self) -> dict[str, int]:
@@ -91,6 +92,7 @@ def sweep() -> SweepReport:
     report.orphans_cancelled = cancel_orphaned_units()
     report.quota_retries = retry_quota_paused_runs()
     report.budget_resumes = resume_budget_paused_runs()
+    report.glossary_resumes = resume_if_glossaries_synced()
     report.sync_dispatches = int(rearm_overdue_dispatch())
     for run in Run.objects.in_progress().only("pk", "enumeration_done"):
         if not run.enumeration_done and restart_coordinator(run.pk):

@@ -82,9 +82,14 @@ def record_request(
 
     ``owners`` maps each sent text to the unit it is billed to; the request's budget
     reservation (``budget_token``) ends in the same transaction, so its spend counts once.
+    The times the translator sent texts again after an answer was lost (``unanswered``) are
+    written too, as sent without an answer.
     """
     request = uuid.uuid4()
     rows = [sent_row(run, locale_id, request, text, owners.get(text), results) for text in sent]
+    for text, times in results.unanswered.items():
+        for _attempt in range(times):
+            rows += unanswered_rows(run, locale_id, [text], owners)
     per_unit: dict[int, int] = defaultdict(int)
     for row in rows:
         if row.unit_id is not None:
@@ -131,10 +136,25 @@ def record_unanswered(
     owners: dict[str, int],
     budget_token: str | None = None,
 ) -> None:
-    """Write a request that failed before any answer came: it went out, and the provider may
-    have billed it, so the run's report shows it beside what was billed."""
+    """Write a request that went out and whose answer was lost (the translator's error says so:
+    ``answer_lost``): the provider may have billed it, so the run's report shows it beside
+    what was billed. Refused requests (a 429, a 503, a 4xx) were answered: never here."""
+    rows = unanswered_rows(run, locale_id, sent, owners)
+
+    def store() -> None:
+        SentText.objects.bulk_create(rows)
+        if budget_token:
+            budgets.release(budget_token)
+
+    retry_while_busy(store)
+
+
+def unanswered_rows(
+    run: Run, locale_id: int, sent: list[str], owners: dict[str, int]
+) -> list[SentText]:
+    """One lost request's rows: its texts, sent without an answer."""
     request = uuid.uuid4()
-    rows = [
+    return [
         SentText(
             run=run,
             locale_id=locale_id,
@@ -146,13 +166,6 @@ def record_unanswered(
         )
         for text in sent
     ]
-
-    def store() -> None:
-        SentText.objects.bulk_create(rows)
-        if budget_token:
-            budgets.release(budget_token)
-
-    retry_while_busy(store)
 
 
 def sent_length(text: str) -> int:

@@ -1,11 +1,13 @@
-"""Pausing and resuming runs: by an editor, because the translator's quota ran out, or
-because a spending cap was reached.
+"""Pausing and resuming runs: by an editor, because the translator's quota ran out, because
+a spending cap was reached, or to wait for a glossary syncing to the translator.
 
 A quota pause is retried after ``QUOTA_RETRY_SECONDS`` (a deferred task, or the janitor on
 backends that cannot defer); a run still out of quota pauses again at its first claim, so the
 run polls the quota until it comes back. A budget pause goes on once every cap has room again
 for what the refused request needed: checked by a task deferred to when the cap's period rolls
 over, and by every janitor sweep (a cap raised in the settings is seen within one interval).
+A glossary pause (``OUTDATED_GLOSSARY = "wait"``) goes on when the glossary sync ends, or at the
+next janitor sweep; a run whose glossary is still syncing then pauses again at its first claim.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from django.utils import timezone
 from .. import schedule
 from ..budgets.enforcement import has_room
 from ..errors import BudgetExceededError, ErrorCode
-from ..models import Run, RunStatus, UnitStatus
+from ..models import DeepLGlossary, Run, RunStatus, SyncStatus, UnitStatus
 from .translator_settings import take_current_translator
 
 
@@ -34,6 +36,24 @@ def pause_for_quota(run_id: int, message: str) -> None:
     )
     if paused:
         schedule.retry_quota_later(run_id)
+
+
+def pause_for_glossary(run_id: int, message: str) -> None:
+    pause_run(
+        run_id,
+        code=ErrorCode.GLOSSARY_SYNCING,
+        message=f"{message} The run is paused and goes on by itself once the sync ends; "
+        "resume it to go on now (then it waits again if the glossary is still syncing).",
+    )
+
+
+def resume_if_glossaries_synced() -> int:
+    """Resume the runs paused while a glossary synced, once none is waiting to sync any more
+    (synced, or the sync gave up: such a pair warns); how many resumed."""
+    if DeepLGlossary.objects.filter(status=SyncStatus.PENDING).exists():
+        return 0
+    waiting = Run.objects.filter(status=RunStatus.PAUSED, error_code=ErrorCode.GLOSSARY_SYNCING)
+    return sum(resume_run(pk) for pk in waiting.values_list("pk", flat=True))
 
 
 def pause_for_budget(run_id: int, err: BudgetExceededError) -> None:

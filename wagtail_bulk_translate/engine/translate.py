@@ -178,12 +178,12 @@ def send_request(
             partial = err.partial or Translations()
             answered = [t for t in batch if t in partial.texts or t in partial.billed_characters]
             transient = isinstance(err, TransientTranslatorError)
-            if answered or partial.spend is not None:
+            if answered or partial.spend is not None or partial.unanswered:
                 # The budget reservation ends with the request's last ledger write.
                 last = None if transient else token
                 ledger.record_request(run, locale.pk, answered, owners, partial, last)
                 accept(run, locale, works, {}, partial)
-            if transient:  # no answer: billed, maybe
+            if err.answer_lost:  # went out, no answer: billed, maybe
                 lost = [t for t in batch if t not in answered]
                 ledger.record_unanswered(run, locale.pk, lost, owners, token)
             raise

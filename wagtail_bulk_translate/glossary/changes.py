@@ -19,16 +19,17 @@ from ..models import DeepLGlossary, GlossaryChange, GlossaryTerm, HouseStyle, Sy
 from .lookup import GlossaryEntry, glossary_entries, house_style
 
 
-def glossary_changed(source_locale_id: int | None = None) -> None:
+def glossary_changed(source_locale_id: int | None = None, *, check_remote: bool = False) -> None:
     """Record which entries of the source locale's pairs (all, if None) changed, mark its
     DeepL glossaries as waiting, and queue a sync once the change is committed (a rolled-back
-    import queues nothing)."""
+    import queues nothing). ``check_remote``: the sync also checks that DeepL still has each
+    glossary (the admin's "Sync now")."""
     record_term_changes(source_locale_id)
     rows = DeepLGlossary.objects.all()
     if source_locale_id is not None:
         rows = rows.filter(source_locale_id=source_locale_id)
     rows.update(status=SyncStatus.PENDING)
-    transaction.on_commit(schedule.sync_glossaries)
+    transaction.on_commit(lambda: schedule.sync_glossaries(check_remote=check_remote))
 
 
 def record_term_changes(source_locale_id: int | None = None) -> None:

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from wagtail.models import Locale
 
 from ..models import GlossaryTerm, GlossaryTranslation
+from .changes import glossary_changed
 
 COLUMNS = [
     "source_locale",
@@ -127,10 +128,15 @@ def read_csv(data: bytes | str) -> list[dict[str, str]]:
 
 
 def import_csv(data: bytes | str) -> ImportSummary:
-    """Check every row, then write them all in one transaction (or raise, writing nothing)."""
+    """Check every row, then write them all in one transaction (or raise, writing nothing).
+
+    What the import changed is recorded (it outdates the translations it bears on) and the
+    DeepL glossaries are synced after it, as after any edit of the glossary."""
     terms = parse_rows(read_csv(data))
     with transaction.atomic():
-        return write_terms(terms)
+        summary = write_terms(terms)
+        glossary_changed()
+    return summary
 
 
 def parse_rows(rows: list[dict[str, str]]) -> list[ParsedTerm]:

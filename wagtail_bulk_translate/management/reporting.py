@@ -101,6 +101,7 @@ def format_summary(summary: dict[str, Any]) -> str:
         lines.append(f"  page tree: {summary['tree_repairs']} wrong child count(s) repaired")
     if summary.get("translator_change"):
         lines.append(f"  translator changed: {summary['translator_change']}")
+    lines.extend(f"Warning: {warning}" for warning in summary.get("glossary_warnings", []))
     lines.extend(f"Next: {step}" for step in next_steps(summary))
     return "\n".join(lines)
 

@@ -16,7 +16,7 @@ def acting_users(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('wagtail_bulk_translate', '0019_sync_configuration_runs'),
+        ('wagtail_bulk_translate', '0020_deepl_glossary_entries_sent_at'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

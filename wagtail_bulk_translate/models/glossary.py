@@ -155,6 +155,10 @@ class DeepLGlossary(models.Model):
     status = models.CharField(max_length=16, choices=SyncStatus.choices, default=SyncStatus.PENDING)
     message = models.TextField(blank=True)
     synced_at = models.DateTimeField(null=True, blank=True)
+    # When DeepL last received the pair's entries (a glossary created, or emptied): changes of
+    # the glossary since then are not in DeepL's yet, so texts translated meanwhile are
+    # outdated once they are (glossary/sync.py moves those changes to the sync's time).
+    entries_sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("DeepL glossary")

@@ -41,6 +41,7 @@ def cancel_run(run_id: int) -> int:
             raise RunConfigurationError("Only a pending, running or paused run can be cancelled.")
         units = Unit.objects.filter(run_id=run_id)
         cancelled = units.cancel_pending(ErrorCode.CANCELLED, "The run was cancelled.")
+        transaction.on_commit(schedule.discard_finished_runs_tasks)
     keep_janitor_alive()  # for the other active runs
     return cancelled
 

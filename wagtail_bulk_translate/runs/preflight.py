@@ -29,6 +29,7 @@ from ..engine.needs_work import objects_needing_work
 from ..engine.plan import copied_value
 from ..engine.signatures import configured_tool_names
 from ..engine.text_kinds import plain_text
+from ..glossary.outdated import outdated_warnings
 from ..glossary.staleness import pair_changes
 from ..localize.segments import extract, unstored_strings
 from ..localize.strings import translation_memory
@@ -205,6 +206,8 @@ def preflight(
         result.translator_name = str(translator.display_name)
         result.writes_fake_text = isinstance(translator, PseudoTranslator)
         check_translator(result, translator)
+        if hasattr(translator, "glossaries"):
+            result.warnings += outdated_warnings(source.pk, [locale.pk for locale in targets])
         result.spend = estimate_spend(translator, source, billable_texts, contexts, scale)
     if not result.exact:
         result.warnings.append(

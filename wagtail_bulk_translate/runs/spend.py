@@ -15,6 +15,7 @@ from ..conf import get_settings
 from ..engine.ledger import spend
 from ..models import Run, SpentRequest
 from ..translators.base import Spend
+from ..translators.loading import TranslatorLoadError, load_translator_class, reports_money
 
 R = TypeVar("R", bound=Run)
 
@@ -22,6 +23,15 @@ R = TypeVar("R", bound=Run)
 def spend_report(run: Run) -> dict[str, Any] | None:
     """The run's tokens and cost as JSON (None: its translator bills characters)."""
     return spend_dict(spend(run))
+
+
+def bills_by_token(run: Run) -> bool:
+    """Whether the run's translator pays by the token (a language model): its reports show
+    tokens and cost, never "characters billed" (it bills none)."""
+    try:
+        return reports_money(load_translator_class(run.translator_class))
+    except TranslatorLoadError:  # the class is gone since: what the ledger holds tells
+        return SpentRequest.objects.filter(run=run).exists()
 
 
 def spend_dict(total: Spend | None) -> dict[str, Any] | None:

@@ -10,10 +10,12 @@ from ..budgets.report import budget_report
 from ..engine.janitor import keep_janitor_alive
 from ..engine.ledger import Billing, billing
 from ..errors import ErrorCode
-from ..models import Run, RunTally, UnitStatus
+from ..glossary.outdated import outdated_warnings
+from ..models import Run, RunStatus, RunTally, UnitStatus
 from ..scope.definition import Scope
 from ..scope.readiness import count_unpublished, untranslatable_in_scope
-from .spend import spend_report
+from ..translators.loading import TranslatorLoadError, load_translator_class
+from .spend import bills_by_token, spend_report
 
 
 def run_summary(run: Run) -> dict[str, Any]:
@@ -62,19 +64,38 @@ def run_summary(run: Run) -> dict[str, Any]:
         # Page child counts found wrong in the subtrees the run wrote, repaired at its end.
         "tree_repairs": run.tree_repairs,
         "translator_change": run.translator_change,
+        # Pairs whose DeepL glossary is out of date while the run translates into them.
+        "glossary_warnings": glossary_warnings(run),
     }
+
+
+def glossary_warnings(run: Run) -> list[str]:
+    """Warnings for the run's pairs whose synced glossary is out of date, while it runs with a
+    translator that uses such glossaries (DeepL)."""
+    if run.status not in RunStatus.active:
+        return []
+    try:
+        translator_class = load_translator_class(run.translator_class)
+    except TranslatorLoadError:
+        return []
+    if not hasattr(translator_class, "glossaries"):
+        return []
+    targets = run.target_locales.values_list("pk", flat=True)
+    return outdated_warnings(run.source_locale_id, targets)
 
 
 def sent_to_translator(run: Run, billed: Billing) -> dict[str, Any]:
     """What went to the translator, whatever became of the units (the billing ledger): texts
     and characters sent (counted like the estimate), what the provider billed (DeepL reports
-    it; 0 for translators that do not), and what went out without an answer."""
+    it; 0 for translators that do not, None for those that pay by the token: their ``spend``
+    says it), and what went out without an answer."""
+    by_token = bills_by_token(run)
     return {
         "translator": translator_name(run.translator_class),
         "texts_sent": billed.texts_sent,
         "characters_sent": billed.characters_sent,
-        "billed_characters": billed.billed,
-        "billed_characters_for_failed_units": billed.billed_for_failed_units,
+        "billed_characters": None if by_token else billed.billed,
+        "billed_characters_for_failed_units": None if by_token else billed.billed_for_failed_units,
         "sent_without_answer": {
             "texts": billed.unanswered_texts,
             "characters": billed.unanswered_characters,

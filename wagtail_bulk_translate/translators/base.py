@@ -120,6 +120,9 @@ class Translations:
     billed_characters: dict[str, int] = field(default_factory=dict)  # source text → billed
     refused: dict[str, Refusal] = field(default_factory=dict)  # source text → why not
     spend: Spend | None = None  # tokens and money, for translators that pay by the token
+    # Source text → times it went out in a request whose answer was lost (a timeout, a
+    # connection dropped after sending) before the call sent it again: maybe billed.
+    unanswered: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -62,7 +62,6 @@ class GlossaryImportView(ManageRunsRequiredMixin, View):
         except api.GlossaryImportError as err:
             return self.render(request, form, errors=err.errors, status=400)
         self.log_import(request, summary, form.cleaned_data["file"].name)
-        api.glossary_changed()
         messages.success(
             request,
             _(

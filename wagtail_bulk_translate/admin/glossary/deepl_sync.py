@@ -78,7 +78,7 @@ class SyncNowView(ManageRunsRequiredMixin, View):
         return TemplateResponse(request, "wagtail_bulk_translate/glossary/sync_confirm.html")
 
     def post(self, request: HttpRequest) -> HttpResponse:
-        api.glossary_changed()
+        api.glossary_changed(check_remote=True)
         for row in DeepLGlossary.objects.all():
             log_glossary_action(row, SYNC_REQUESTED, request.user)
         messages.success(request, _("The DeepL glossaries will be synced in the background."))

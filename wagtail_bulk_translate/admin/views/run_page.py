@@ -21,7 +21,8 @@ from wagtail.admin.views import generic
 from ...api import ErrorCode, revert_summary, task_failure_note, worker_command
 from ...models import Run, RunStatus, Unit, UnitStatus
 from ...runs.controls import NOT_PERMITTED
-from ...runs.spend import spend_report
+from ...runs.spend import bills_by_token, spend_report
+from ...runs.summary import glossary_warnings
 from ..actions import ACTIONS, allowed_actions
 from ..columns import run_title
 from ..objects import edit_url, objects_of_units, title
@@ -75,6 +76,9 @@ def status_payload(run: Run, report: RunReport) -> dict[str, Any]:
         "outcomes": report.outcomes,
         "estimated_characters": run.estimated_characters,
         "spend": spend_report(run),
+        # Tokens and cost only, for a translator that pays by the token.
+        "bills_by_token": bills_by_token(run),
+        "glossary_warnings": glossary_warnings(run),
         "eta_seconds": report.eta_seconds,
         "eta_label": duration_label(report.eta_seconds),
         "no_worker": report.no_worker,

@@ -21,7 +21,7 @@ from .http import translator_error
 if TYPE_CHECKING:
     from wagtail.models import Locale
 
-    from .translator import DeepLTranslator
+    from .connection import DeepLConnection
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -34,17 +34,26 @@ class GlossaryError(TranslatorError):
     """DeepL refused a glossary call; the message says why, for the admin's sync screen."""
 
 
-class DeepLGlossaries:
-    """The glossary calls of one ``DeepLTranslator`` (its client, key and locale mapping)."""
+class GlossaryUnavailable(GlossaryError):
+    """DeepL could not serve a glossary call right now (a 5xx such as 503, a 429, a timeout,
+    no connection), after the client's own retries: nothing was refused, the sync tries again
+    later."""
 
-    def __init__(self, translator: DeepLTranslator) -> None:
-        self.translator = translator
+    def __init__(self, message: str) -> None:
+        super().__init__(message, transient=True)
+
+
+class DeepLGlossaries:
+    """The glossary calls on one DeepL connection (a translator's client, key and locales)."""
+
+    def __init__(self, connection: DeepLConnection) -> None:
+        self.connection = connection
         self._pairs: set[tuple[str, str]] | None = None
 
     def language_pair(self, source: Locale, target: Locale) -> tuple[str, str] | None:
         """DeepL's (source, target) base languages of a pair, or None if DeepL has no
         glossaries for it (or cannot translate it at all)."""
-        options = self.translator._locale_options()
+        options = self.connection.locale_options()
         src = deepl_locales.deepl_source(source.language_code, *options)
         tgt = deepl_locales.deepl_target(target.language_code, *options)
         if src is None or tgt is None:
@@ -64,6 +73,16 @@ class DeepLGlossaries:
         info = self.call(lambda client: client.create_glossary(name, pair[0], pair[1], clean))
         return str(info.glossary_id)
 
+    def exists(self, glossary_id: str) -> bool:
+        """Whether DeepL still has the glossary (it may have been deleted in its dashboard)."""
+        try:
+            self.call(lambda client: client.get_glossary(glossary_id))
+        except GlossaryError as err:
+            if isinstance(err.__cause__, deepl.GlossaryNotFoundException):
+                return False
+            raise
+        return True
+
     def delete(self, glossary_id: str) -> None:
         """Delete a glossary; one already gone (deleted in DeepL's dashboard) is fine."""
         try:
@@ -75,15 +94,29 @@ class DeepLGlossaries:
 
     def call(self, request: Callable[[deepl.Translator], T]) -> T:
         """One client call within the translator's deadline, its errors as GlossaryError."""
-        self.translator._start_deadline()
+        self.connection.start_deadline()
         try:
-            return request(self.translator.client())
+            return request(self.connection.client())
         except (deepl.QuotaExceededException, deepl.AuthorizationException) as err:
             raise GlossaryError(str(translator_error(err))) from err
-        except deepl.ConnectionException as err:
-            raise GlossaryError(f"DeepL could not be reached: {err}") from err
-        except (deepl.DeepLException, ValueError) as err:
+        except deepl.DeepLException as err:
+            if is_temporary(err):
+                raise GlossaryUnavailable(
+                    f"DeepL is unavailable for glossaries right now ({err})."
+                ) from err
             raise GlossaryError(f"DeepL refused the glossary: {err}") from err
+        except ValueError as err:
+            raise GlossaryError(f"DeepL refused the glossary: {err}") from err
+
+
+def is_temporary(err: deepl.DeepLException) -> bool:
+    """A failure that passes (a timeout, no connection, a 429 or 5xx), not a refusal."""
+    status = getattr(err, "http_status_code", None) or 0
+    return (
+        isinstance(err, (deepl.ConnectionException, deepl.TooManyRequestsException))
+        or status == 429
+        or status >= 500
+    )
 
 
 def clean_entries(entries: Mapping[str, str]) -> dict[str, str]:

@@ -8,9 +8,12 @@ import time
 from typing import Any
 
 import deepl
+import requests
 from deepl import http_client
+from urllib3.exceptions import ConnectTimeoutError
 
 from ...errors import (
+    AnswerLostError,
     ErrorCode,
     QuotaExceededError,
     TransientTranslatorError,
@@ -39,6 +42,11 @@ def translator_error(err: deepl.DeepLException) -> TranslatorError:
         return TransientTranslatorError(
             "DeepL is rate limiting requests (HTTP 429).", ErrorCode.RATE_LIMITED
         )
+    if isinstance(err, deepl.ConnectionException) and answer_lost(err):
+        return AnswerLostError(
+            f"DeepL did not answer (a timeout or a dropped connection after the request went "
+            f"out; DeepL may have billed it): {err}"
+        )
     if isinstance(err, deepl.ConnectionException):
         return TransientTranslatorError(f"DeepL could not be reached: {err}")
     if status is not None and status >= 500:
@@ -51,9 +59,23 @@ def translator_error(err: deepl.DeepLException) -> TranslatorError:
     return TranslatorError(f"DeepL refused the request: {err}")
 
 
+def answer_lost(err: deepl.ConnectionException) -> bool:
+    """Whether the request went out before the connection failed (a read timeout, a connection
+    dropped by the server): DeepL may then have translated and billed it. A connection that
+    could not be opened, or a call out of time before sending, sent nothing."""
+    cause = err.__cause__
+    if cause is None or isinstance(cause, requests.exceptions.ConnectTimeout):
+        return False
+    reason = cause.args[0] if cause.args else None
+    return not isinstance(getattr(reason, "reason", reason), ConnectTimeoutError)
+
+
 class BoundedHttpClient(http_client.HttpClient):
     """The deepl client's HTTP layer with per-translator retries, timeout and back-off, and a
-    deadline no request or retry sleep goes past."""
+    deadline no request or retry sleep goes past.
+
+    ``lost_answers`` counts the requests it sent again after their answer was lost (a caller
+    compares it before and after a call: those requests may have been billed)."""
 
     def __init__(self, *, retries: int, timeout: float, backoff: float) -> None:
         # Proxies come from the HTTPS_PROXY environment variable (requests reads it): an
@@ -63,6 +85,7 @@ class BoundedHttpClient(http_client.HttpClient):
         self.timeout = timeout
         self.backoff = backoff
         self.deadline: float | None = None
+        self.lost_answers = 0
 
     def remaining(self) -> float:
         return float("inf") if self.deadline is None else self.deadline - time.monotonic()
@@ -98,6 +121,8 @@ class BoundedHttpClient(http_client.HttpClient):
                 if error is not None:
                     raise error
                 return response
+            if error is not None and answer_lost(error):
+                self.lost_answers += 1
             logger.info(
                 "DeepL request failed (%s); retry %d in %.2fs",
                 error or status,

@@ -65,34 +65,28 @@ from __future__ import annotations
 
 import logging
 import os
-import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import deepl
 
 from ...conf import get_settings
-from ...errors import ErrorCode, TransientTranslatorError, TranslatorConfigError, TranslatorError
-from ...glossary.lookup import house_style, synced_glossary_id
-from ..base import BulkTranslator, ConfigurationProblem, Refusal, Translations, Usage
-from ..options import option_number as read_option_number
-from . import locales as deepl_locales
-from .glossaries import DeepLGlossaries
-from .http import (
-    BACKOFF_JITTER,
-    BACKOFF_MAX_SECONDS,
-    BACKOFF_MULTIPLIER,
-    BoundedHttpClient,
-    install_http_client,
-    translator_error,
+from ...errors import (
+    GlossaryOutOfDateError,
+    TranslatorConfigError,
+    TranslatorError,
 )
+from ...glossary.lookup import house_style, synced_glossary_id
+from ...glossary.outdated import is_syncing
+from ...glossary.sync import recreate_missing
+from ..base import BulkTranslator, ConfigurationProblem, Translations, Usage
+from . import locales as deepl_locales
+from .call import TranslateCall
+from .connection import DeepLConnection, option_number
+from .glossaries import DeepLGlossaries
+from .http import BACKOFF_JITTER, BACKOFF_MAX_SECONDS, BACKOFF_MULTIPLIER, translator_error
 from .packing import (
-    DEEPL_MAX_BYTES,
-    DEEPL_MAX_TEXTS,
-    encoded_size,
-    markup_problem,
     pack,
-    with_whitespace_of,
 )
 
 if TYPE_CHECKING:
@@ -101,14 +95,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 FORMALITIES = ("more", "less", "prefer_more", "prefer_less", "default")
-# A call stops retrying once half of LEASE_SECONDS has passed: a bound even if the worker's
-# lease keeper cannot reach the database. The system check (longest_call_seconds) makes sure
-# the lease is long enough for every retry of one request within it.
-LEASE_SHARE = 0.5
 # The request, and the retry of the texts whose markup DeepL broke.
 REQUESTS_PER_CALL = 2
-# Separators and keys the client adds around the texts we measure (show_billed_characters...).
-BODY_MARGIN_BYTES = 256
 
 
 class DeepLTranslator(BulkTranslator):
@@ -118,8 +106,7 @@ class DeepLTranslator(BulkTranslator):
         # Nothing here may raise or touch the network: runs build the translator for a
         # preflight, and a bad option must stop the run with a clear message, not crash it.
         super().__init__(options)
-        self._client: deepl.Translator | None = None
-        self._http: BoundedHttpClient | None = None
+        self.connection = DeepLConnection(self.options)
 
     def __repr__(self) -> str:  # never show the options: they hold the key
         return f"<{type(self).__name__} server={self.options.get('SERVER_URL') or 'default'}>"
@@ -142,9 +129,8 @@ class DeepLTranslator(BulkTranslator):
         """
         source = deepl_locales.source_code(source_locale.language_code, *self._locale_options())
         target = deepl_locales.target_code(target_locale.language_code, *self._locale_options())
-        call = TranslateCall(
-            self, source, target, self._request_params(source_locale, target_locale)
-        )
+        params = self._request_params(source_locale, target_locale)
+        call = TranslateCall(self, source, target, params, (source_locale, target_locale))
         try:
             call.run(texts)
         except TranslatorError as err:
@@ -173,7 +159,11 @@ class DeepLTranslator(BulkTranslator):
         self, source_locale: Locale, target_locale: Locale, texts: list[str]
     ) -> list[list[str]]:
         """DeepL's own packing, so one batch is one request (plus the retry of texts whose
-        markup broke); a text too large for any request is a batch of its own (refused)."""
+        markup broke); a text too large for any request is a batch of its own (refused).
+
+        A run (only runs ask for batches) into a pair whose synced glossary waits to sync
+        waits for it when OUTDATED_GLOSSARY is "wait": GlossaryOutOfDateError pauses it."""
+        self._wait_for_glossary(source_locale, target_locale)
         source = deepl_locales.source_code(source_locale.language_code, *self._locale_options())
         target = deepl_locales.target_code(target_locale.language_code, *self._locale_options())
         call = TranslateCall(
@@ -219,40 +209,18 @@ class DeepLTranslator(BulkTranslator):
 
     def glossaries(self) -> DeepLGlossaries:
         """Create, replace and delete DeepL glossaries (the admin's glossary sync)."""
-        return DeepLGlossaries(self)
+        return DeepLGlossaries(self.connection)
 
     # --- configuration -----------------------------------------------------------------------
 
     def client(self) -> deepl.Translator:
-        if self._client is None:
-            self._client, self._http = self._build_client()
-        return self._client
-
-    def _build_client(self) -> tuple[deepl.Translator, BoundedHttpClient]:
-        key = self.options.get("AUTH_KEY") or os.environ.get("DEEPL_AUTH_KEY", "")
-        if not key:
-            raise TranslatorConfigError(
-                "No DeepL authentication key: set the translator's AUTH_KEY option or the "
-                "DEEPL_AUTH_KEY environment variable."
-            )
-        client = deepl.Translator(key, server_url=self.options.get("SERVER_URL") or None)
-        http = BoundedHttpClient(
-            retries=option_number(self.options, "RETRIES", 3, int),
-            timeout=option_number(self.options, "TIMEOUT", 30.0, float),
-            backoff=option_number(self.options, "RETRY_BACKOFF_SECONDS", 1.0, float),
-        )
-        install_http_client(client, http)
-        client.set_app_info("wagtail-bulk-translate", "1")
-        return client, http
+        return self.connection.client()
 
     def _start_deadline(self) -> None:
-        self.client()
-        lease = get_settings().LEASE_SECONDS
-        if self._http is not None:
-            self._http.deadline = time.monotonic() + lease * LEASE_SHARE
+        self.connection.start_deadline()
 
     def _locale_options(self) -> tuple[dict, dict]:
-        return self.options.get("LOCALE_MAP") or {}, self.options.get("DEFAULT_VARIANTS") or {}
+        return self.connection.locale_options()
 
     def _request_params(self, source_locale: Locale, target_locale: Locale) -> dict[str, Any]:
         src, tgt = source_locale.language_code, target_locale.language_code
@@ -290,6 +258,24 @@ class DeepLTranslator(BulkTranslator):
             return None
         return synced_glossary_id(source_locale, target_locale) or None
 
+    def _wait_for_glossary(self, source_locale: Locale, target_locale: Locale) -> None:
+        src, tgt = source_locale.language_code, target_locale.language_code
+        if get_settings().OUTDATED_GLOSSARY != "wait" or self._glossary(src, tgt):
+            return  # warn instead; or a glossary of the options, not synced from the admin
+        if None in (getattr(source_locale, "pk", None), getattr(target_locale, "pk", None)):
+            return
+        if is_syncing(source_locale.pk, target_locale.pk):
+            raise GlossaryOutOfDateError(
+                f"The DeepL glossary {src}→{tgt} is waiting to sync its changed terms."
+            )
+
+    def recreate_glossary(self, source_locale: Locale, target_locale: Locale, missing: str) -> str:
+        """Create again the synced glossary ``missing`` that DeepL no longer has ("" when it is
+        not the pair's synced one: a glossary of the options only its owner can fix)."""
+        if missing != self._synced_glossary(source_locale, target_locale):
+            return ""
+        return recreate_missing(self.glossaries(), source_locale, target_locale, missing)
+
     def _glossary(self, source: str, target: str) -> str | None:
         setting = {
             k.lower().replace(" ", ""): v for k, v in (self.options.get("GLOSSARIES") or {}).items()
@@ -299,92 +285,3 @@ class DeepLTranslator(BulkTranslator):
             if key in setting:
                 return setting[key]
         return setting.get(f"{src.split('-')[0]}:{tgt.split('-')[0]}")
-
-
-class TranslateCall:
-    """One translate() call: dedupe, pack into requests, validate markup, retry broken once."""
-
-    def __init__(self, translator: DeepLTranslator, source: str, target: str, params: dict):
-        self.translator = translator
-        self.source, self.target, self.params = source, target, params
-        self.billed: dict[str, int] = {}
-        self.failed: dict[str, Refusal] = {}
-        self.done: dict[str, str] = {}  # source text → translation
-        options = translator.options
-        max_texts = option_number(options, "MAX_TEXTS_PER_REQUEST", DEEPL_MAX_TEXTS, int)
-        max_bytes = option_number(options, "MAX_REQUEST_BYTES", 100_000, int)
-        self.max_texts = min(max(max_texts, 1), DEEPL_MAX_TEXTS)
-        self.max_bytes = min(max_bytes, DEEPL_MAX_BYTES)
-
-    def result(self) -> Translations:
-        return Translations(dict(self.done), dict(self.billed), dict(self.failed))
-
-    def run(self, texts: list[str]) -> None:
-        bodies: dict[str, list[str]] = {}  # text without surrounding whitespace → its texts
-        for text in dict.fromkeys(texts):
-            body = text.strip()
-            if body:
-                bodies.setdefault(body, []).append(text)
-            else:
-                self.done[text] = text  # nothing to translate, nothing to pay
-        if not bodies:
-            return
-        self.translator._start_deadline()
-        broken = self.send(bodies, list(bodies))
-        if broken:
-            logger.info("DeepL broke the markup of %d text(s); retrying them once", len(broken))
-            for body, problem in self.send(bodies, list(broken)).items():
-                message = (
-                    "DeepL broke the inline markup (links or formatting) of this text twice "
-                    f"({problem}): {body[:80]!r}."
-                )
-                for text in bodies[body]:
-                    self.failed[text] = Refusal(ErrorCode.INVALID_MARKUP, message)
-
-    def send(self, bodies: dict[str, list[str]], todo: list[str]) -> dict[str, str]:
-        """Translate ``todo`` in packed requests; returns the bodies whose markup broke."""
-        broken: dict[str, str] = {}
-        batches, too_large = pack(todo, self.max_texts, self.max_bytes, self.overhead())
-        for body in too_large:
-            message = (
-                f"This text is too large for one DeepL request ({encoded_size(body)} bytes "
-                f"encoded, limit {self.max_bytes}); split it into smaller blocks."
-            )
-            for text in bodies[body]:
-                self.failed[text] = Refusal(ErrorCode.TOO_LARGE, message)
-        for batch in batches:
-            for body, result in zip(batch, self.request(batch), strict=True):
-                first, *others = bodies[body]
-                self.billed[first] = self.billed.get(first, 0) + int(result.billed_characters)
-                for other in others:
-                    self.billed.setdefault(other, 0)
-                problem = markup_problem(body, result.text)
-                if problem:
-                    broken[body] = problem
-                    continue
-                for text in bodies[body]:
-                    self.done[text] = with_whitespace_of(text, result.text)
-        return broken
-
-    def request(self, batch: list[str]) -> list[deepl.TextResult]:
-        try:
-            answer = self.translator.client().translate_text(
-                batch, source_lang=self.source, target_lang=self.target, **self.params
-            )
-        except deepl.DeepLException as err:
-            raise translator_error(err) from err
-        results = answer if isinstance(answer, list) else [answer]
-        if len(results) != len(batch):
-            raise TransientTranslatorError(
-                f"DeepL answered {len(results)} translations for {len(batch)} texts."
-            )
-        return results
-
-    def overhead(self) -> int:
-        """Encoded size of a request without its texts (upper bound)."""
-        params = {**self.params, "source_lang": self.source, "target_lang": self.target}
-        return encoded_size(params) + BODY_MARGIN_BYTES
-
-
-def option_number(options: dict[str, Any], name: str, default: Any, kind: type) -> Any:
-    return read_option_number(options, name, default, kind, "The DeepL translator")

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ...errors import ErrorCode
 from ..base import Refusal, Spend, TextContext, Translations
@@ -30,17 +30,34 @@ from . import answers, packing, prompt
 from .markup import BrokenMarkup, Protected, plain_text, protect, restored
 
 if TYPE_CHECKING:
-    from .translator import LLMTranslator
+    from .http import Answer
 
 logger = logging.getLogger(__name__)
 
 QUOTED_WORDS = 300  # characters of the model's answer quoted in a refusal message
 
 
+class CallTranslator(Protocol):
+    """What a call needs of its translator (``LLMTranslator`` is one): said here, so this
+    module does not import the translator that imports it."""
+
+    options: dict[str, Any]
+
+    def glossary(self, source_code: str, target_code: str) -> prompt.Glossary: ...
+
+    def limits(self) -> tuple[int, int]: ...
+
+    def bounds(self) -> answers.Bounds: ...
+
+    def spend_of(self, prompt_tokens: int, completion_tokens: int) -> Spend: ...
+
+    def request(self, messages: list[dict[str, str]]) -> Answer | None: ...
+
+
 class TranslateCall:
     def __init__(
         self,
-        translator: LLMTranslator,
+        translator: CallTranslator,
         source_code: str,
         target_code: str,
         context: Mapping[str, TextContext] | None,
@@ -127,8 +144,8 @@ class TranslateCall:
     def pay(self, batch: list[str], answer: Any) -> None:
         self.spend += self.translator.spend_of(answer.prompt_tokens, answer.completion_tokens)
         for body in batch:
-            first = self.bodies[body][0]
-            self.billed[first] = self.billed.get(first, 0) + len(self.protected[body].text)
+            # Paid for (in tokens, in ``spend``): no character is billed.
+            self.billed.setdefault(self.bodies[body][0], 0)
 
     def fail(self, batch: list[str], bad: answers.BadAnswer, retried: bool) -> None:
         """Split a batch whose answer failed; send a single text once more; then refuse it."""

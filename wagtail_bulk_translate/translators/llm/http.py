@@ -19,6 +19,7 @@ from typing import Any
 import openai
 
 from ...errors import (
+    AnswerLostError,
     ErrorCode,
     QuotaExceededError,
     TransientTranslatorError,
@@ -32,6 +33,8 @@ BACKOFF_MULTIPLIER = 2.0
 BACKOFF_JITTER = 0.2
 # A retry-after longer than this is not waited for in the call: the unit backs off instead.
 MAX_RETRY_WAIT_SECONDS = 10.0
+# The HTTP library's exceptions for a connection that was never opened (nothing was sent).
+NOT_SENT = ("ConnectError", "ConnectTimeout")
 # Parameters some models refuse (reasoning models take no temperature, some servers no seed).
 OPTIONAL_PARAMETERS = ("temperature", "seed")
 
@@ -101,6 +104,13 @@ def complete(
         delay *= BACKOFF_MULTIPLIER
 
 
+def went_out(err: openai.APIConnectionError) -> bool:
+    """Whether the request was sent before the connection failed (the model may then have
+    answered, and been paid): not when the connection could not even be opened. The cause is
+    the HTTP library's exception, named the same in every version of it the client uses."""
+    return type(err.__cause__).__name__ not in NOT_SENT
+
+
 def answer_of(completion: Any) -> Answer:
     choice = completion.choices[0] if completion.choices else None
     message = getattr(choice, "message", None)
@@ -145,10 +155,12 @@ def error_field(err: openai.OpenAIError, name: str) -> str:
 
 def translator_error(err: openai.OpenAIError) -> Exception:
     """The plugin's error (or the translator's signal) for a client exception."""
-    if isinstance(err, openai.APITimeoutError):
-        return TransientTranslatorError("The model did not answer in time (TIMEOUT).")
-    if isinstance(err, openai.APIConnectionError):
+    if isinstance(err, openai.APIConnectionError) and not went_out(err):
         return TransientTranslatorError(f"The model server could not be reached: {err}")
+    if isinstance(err, openai.APITimeoutError):
+        return AnswerLostError("The model did not answer in time (TIMEOUT).")
+    if isinstance(err, openai.APIConnectionError):
+        return AnswerLostError(f"The model server dropped the connection: {err}")
     if not isinstance(err, openai.APIStatusError):
         return TranslatorError(f"The model client failed: {err}")
     status, code = err.status_code, error_field(err, "code")

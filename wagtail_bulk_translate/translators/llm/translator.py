@@ -51,6 +51,7 @@ from ...errors import TranslatorConfigError, TranslatorError
 from ..base import BulkTranslator, ConfigurationProblem, Spend, TextContext, Translations
 from ..options import option_number as read_option_number
 from . import answers, packing, prompt
+from .call import TranslateCall
 from .markup import protect
 
 if TYPE_CHECKING:
@@ -96,8 +97,6 @@ class LLMTranslator(BulkTranslator):
         """Translate inline-HTML texts; those refused one by one are in ``refused``; the
         call's tokens and cost in ``spend``. Provider failures raise a TranslatorError whose
         ``partial`` holds what earlier requests of the call translated and cost."""
-        from .call import TranslateCall
-
         call = TranslateCall(
             self, source_locale.language_code, target_locale.language_code, context
         )
@@ -136,8 +135,6 @@ class LLMTranslator(BulkTranslator):
         scripts (CJK, Cyrillic) take more tokens per character, so expect more there. Retries
         and split batches are not foreseen.
         """
-        from .call import TranslateCall
-
         call = TranslateCall(
             self, source_locale.language_code, target_locale.language_code, context
         )

@@ -26,7 +26,7 @@ def test_defaults_without_the_setting(settings):
     assert current.TASK_BACKEND == "default"
     assert current.QUEUE == "bulk_translate"
     assert current.ENUMERATION_BATCH_SIZE == 500
-    assert current.UNITS_PER_CLAIM == 10
+    assert current.UNITS_PER_CLAIM == 25
     assert current.LEASE_SECONDS == 300
     assert current.MAX_ATTEMPTS == 3
     assert current.SLUG_POLICY == "derive"

@@ -95,7 +95,10 @@ def test_status_of_run_0_is_refused_not_taken_for_the_latest_run(capsys):
         parser_for_command_line().parse_args(["status", "0"])
 
     assert excinfo.value.code == 2
-    assert "a run id must be between 1 and 9223372036854775807 (digits 0-9 only), got '0'" in capsys.readouterr().err
+    assert (
+        "a run id must be between 1 and 9223372036854775807 (digits 0-9 only), got '0'"
+        in capsys.readouterr().err
+    )
 
 
 def test_status_and_list_without_any_run_say_so_alike_and_exit_0(run_command):

@@ -27,8 +27,8 @@ from wagtail.admin.ui.tables import Column
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 
 from ... import api
-from ..ids import id_or_404
 from ...models import Run
+from ..ids import id_or_404
 from ..objects import edit_url, objects_of_units, title
 from ..permissions import can_edit_object, can_manage_runs
 from .mixins import ManageRunsRequiredMixin, forbidden

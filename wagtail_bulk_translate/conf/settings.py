@@ -83,8 +83,8 @@ class BulkTranslateSettings:
             TRANSLATOR_RULE,
             '`{"CLASS": "...", "OPTIONS": {...}}` of a wagtail-localize machine translator. '
             "`None` uses `WAGTAILLOCALIZE_MACHINE_TRANSLATOR`, then the pseudo translator (a "
-            "test double: a warning outside `DEBUG`). Options whose name contains KEY, SECRET, "
-            "TOKEN, PASSWORD or CREDENTIALS are never stored on runs.",
+            "test double: a warning outside `DEBUG`). Credentials are never stored on runs "
+            "(see Security in the README).",
         ),
     )
     TASK_BACKEND: str = field(

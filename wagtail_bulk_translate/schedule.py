@@ -190,6 +190,11 @@ def sync_glossaries() -> None:
     enqueue("sync_glossaries")
 
 
+def import_glossary(import_id: int) -> None:
+    """Write the terms of an uploaded glossary CSV file (checked already) in the background."""
+    enqueue("import_glossary", import_id)
+
+
 # --- automatic sync ----------------------------------------------------------------------------
 
 

@@ -141,17 +141,23 @@ def test_listing_searches_terms_and_translations_and_filters(editor_client):
     assert "de: Rasen" in editor_client.get(index).content.decode()
 
 
-def test_import_writes_every_row_and_logs_each_term(editor_client, editor, task_queue):
+def test_import_writes_every_row_in_the_background_and_logs_it_once(
+    editor_client, editor, task_queue, django_capture_on_commit_callbacks
+):
     body = HEADER + "en,lawn,no,no,de,Rasen\nen,lawn,no,no,fr,pelouse\nen,ACME,yes,yes,,\n"
 
-    response = editor_client.post(reverse(f"{TERMS}:import"), upload(body), follow=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = editor_client.post(reverse(f"{TERMS}:import"), upload(body), follow=True)
 
-    assert "2 terms added, 0 updated, 2 translations written" in response.content.decode()
+    assert "Importing 3 rows in the background" in response.content.decode()
+    assert not GlossaryTerm.objects.exists()
+    task_queue.drain()
+    result = editor_client.get(response.redirect_chain[-1][0]).content.decode()
+    assert "2 terms added, 0 updated, 2 translations written" in result
     assert GlossaryTranslation.objects.count() == 2
-    logged = ModelLogEntry.objects.filter(action=IMPORTED)
-    assert logged.count() == 2
-    assert {entry.user for entry in logged} == {editor}
-    assert logged.first().data == {"file": "terms.csv"}
+    logged = ModelLogEntry.objects.get(action=IMPORTED)
+    assert logged.user == editor
+    assert logged.data == {"file": "terms.csv", "created": 2, "updated": 0, "translations": 2}
 
 
 def test_a_bad_import_shows_the_rows_and_writes_nothing(editor_client):

@@ -1,4 +1,5 @@
-"""Runs store a digest of their translator's credentials, and no credential any more.
+"""Runs store a digest of their translator's credentials, and no credential any more; glossary
+CSV imports are recorded (they run in the background).
 
 Runs started before this release may hold a key in ``translator_options`` (a header or query
 parameter of ``DEFAULT_HEADERS`` / ``DEFAULT_QUERY``, e.g. Azure's ``api-key``) and print it in
@@ -10,6 +11,8 @@ to that module cannot change what this migration did.
 import re
 from urllib.parse import parse_qsl, urlsplit
 
+import django.db.models.deletion
+from django.conf import settings
 from django.db import migrations, models
 
 CREDENTIAL_MARKERS = (
@@ -92,12 +95,15 @@ def scrub_runs(apps, schema_editor):
         options = public_options(run.translator_options)
         change = scrubbed_change(run.translator_change)
         if options != run.translator_options or change != run.translator_change:
-            Run.objects.filter(pk=run.pk).update(translator_options=options, translator_change=change)
+            Run.objects.filter(pk=run.pk).update(
+                translator_options=options, translator_change=change
+            )
 
 
 class Migration(migrations.Migration):
     dependencies = [
         ("wagtail_bulk_translate", "0019_sync_configuration_runs"),
+        migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
@@ -107,4 +113,51 @@ class Migration(migrations.Migration):
             field=models.CharField(blank=True, max_length=64),
         ),
         migrations.RunPython(scrub_runs, migrations.RunPython.noop),
+        migrations.CreateModel(
+            name="GlossaryImport",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("file_name", models.CharField(blank=True, max_length=255)),
+                ("content", models.TextField(blank=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Queued"),
+                            ("running", "Importing"),
+                            ("succeeded", "Imported"),
+                            ("failed", "Refused"),
+                        ],
+                        default="queued",
+                        max_length=16,
+                    ),
+                ),
+                ("rows", models.PositiveIntegerField(default=0)),
+                ("terms_created", models.PositiveIntegerField(default=0)),
+                ("terms_updated", models.PositiveIntegerField(default=0)),
+                ("translations_written", models.PositiveIntegerField(default=0)),
+                ("errors", models.JSONField(blank=True, default=list)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+            ],
+            options={
+                "verbose_name": "glossary import",
+                "verbose_name_plural": "glossary imports",
+            },
+        ),
     ]

@@ -17,7 +17,7 @@ from ...models import DeepLGlossary, GlossaryTerm, HouseStyle
 from ..plugin_viewset import PluginModelViewSet
 from ..views.mixins import ManageRunsRequiredMixin
 from . import terms
-from .csv_views import GlossaryExportView, GlossaryImportView
+from .csv_views import GlossaryExportView, GlossaryImportResultView, GlossaryImportView
 from .deepl_sync import DeepLGlossaryIndexView, SyncNowView
 from .permissions import (
     deepl_glossary_permission_policy,
@@ -59,6 +59,7 @@ class GlossaryTermViewSet(PluginModelViewSet):
         return [
             *super().get_urlpatterns(),
             path("import/", GlossaryImportView.as_view(), name="import"),
+            path("import/<id:pk>/", GlossaryImportResultView.as_view(), name="import_result"),
             path("export/", GlossaryExportView.as_view(), name="export"),
         ]
 

@@ -193,6 +193,39 @@ def test_house_style_per_locale(editor_client):
     assert ModelLogEntry.objects.filter(action="wagtail.create").count() == 1
 
 
+@pytest.mark.parametrize(
+    ("code", "instructions", "message"),
+    [
+        ("en", "Be nice.", "is the source language"),
+        ("de", "x" * 10_001, "at most 10000 are sent"),
+    ],
+)
+def test_a_house_style_that_cannot_apply_is_refused(editor_client, code, instructions, message):
+    response = editor_client.post(
+        reverse(f"{HOUSE_STYLE}:add"), {"locale": locale(code).pk, "instructions": instructions}
+    )
+
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not HouseStyle.objects.exists()
+
+
+def test_the_house_style_limit_is_a_setting(editor_client, conf):
+    conf(HOUSE_STYLE_MAX_CHARACTERS=5)
+    response = editor_client.post(
+        reverse(f"{HOUSE_STYLE}:add"), {"locale": locale("de").pk, "instructions": "Duze bitte."}
+    )
+    assert "at most 5 are sent" in response.content.decode()
+
+
+def test_a_translation_into_the_terms_own_locale_is_refused(editor_client):
+    response = editor_client.post(reverse(f"{TERMS}:add"), term_form("lawn", {"en": "lawn"}))
+
+    assert response.status_code == 200
+    assert "is the term&#x27;s own language" in response.content.decode()
+    assert not GlossaryTerm.objects.exists()
+
+
 def test_a_failed_or_unsupported_deepl_glossary_is_shown_with_its_reason(editor_client):
     DeepLGlossary.objects.create(
         source_locale=locale("en"),

@@ -228,6 +228,14 @@ class BulkTranslateSettings:
             "may rightly double).",
         ),
     )
+    HOUSE_STYLE_MAX_CHARACTERS: int = field(
+        default=10_000,
+        metadata=declared(
+            Number(minimum=1, integer=True),
+            "longest house style instructions the admin accepts (they go with every "
+            "language-model request).",
+        ),
+    )
     SYNC_ENABLED: bool = field(
         default=False,
         metadata=declared(

@@ -44,8 +44,8 @@ MAX_ROWS = 1_000_000
 # Leading characters that make a spreadsheet evaluate a cell; a cell escaped with ' before them.
 FORMULA = re.compile(r"^'*[=+\-@\t\r]")
 ESCAPED_FORMULA = re.compile(r"^'+[=+\-@\t\r]")
-TERM_LENGTH = GlossaryTerm._meta.get_field("source_term").max_length
-TRANSLATION_LENGTH = GlossaryTranslation._meta.get_field("target_term").max_length
+TERM_LENGTH: int = GlossaryTerm._meta.get_field("source_term").max_length or 255
+TRANSLATION_LENGTH: int = GlossaryTranslation._meta.get_field("target_term").max_length or 255
 
 
 class GlossaryImportError(ValueError):

@@ -28,7 +28,10 @@ class TerminalOutput(OutputWrapper):
     """Django's OutputWrapper, writing ``terminal_text`` of each message (its own colours, added
     after, are kept)."""
 
-    def write(self, msg: str = "", style_func: Any = None, ending: str | None = None) -> None:
+    # Django's stubs type OutputWrapper.write as TextIOBase.write; it takes these arguments.
+    def write(  # type: ignore[override]
+        self, msg: str = "", style_func: Any = None, ending: str | None = None
+    ) -> None:
         super().write(terminal_text(str(msg)), style_func, ending)
 
 

@@ -83,3 +83,18 @@ def test_a_bulk_action_on_bad_ids_is_404(admin_client, site_tree, value):
 def test_a_bulk_action_leaves_out_bad_ids_beside_good_ones(admin_client, site_tree):
     response = admin_client.get(action_url("wagtailcore.page", [HUGE, site_tree["news"].pk]))
     assert response.status_code == 200
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "wagtail_bulk_translate_glossary:edit",
+        "wagtail_bulk_translate_glossary:delete",
+        "wagtail_bulk_translate_glossary:import_result",
+        "wagtail_bulk_translate_house_style:edit",
+        "wagtail_bulk_translate_sync:pause_site",
+    ],
+)
+def test_other_screens_answer_404_to_an_id_no_column_holds(admin_client, name):
+    url = reverse(name, args=[1]).replace("/1/", f"/{HUGE}/")
+    assert is_404(admin_client.get(url))

@@ -120,6 +120,8 @@ class FakeOpenAI(FakeServer):
         self.faults: deque[Fault | None] = deque()
         self.text_faults: dict[str, list[Any]] = {}  # words → [kind, times left or None]
         self.rejected_keys: set[str] = set()
+        # Some proxies quote the key they refuse: the translator must not store it.
+        self.echo_key_in_errors = False
         self.supports = {"json_schema": True, "json_object": True}
         self.accepts_temperature = True
         self.quota_exceeded = False
@@ -195,7 +197,8 @@ class FakeOpenAI(FakeServer):
     def respond(self, r: ChatRequest) -> tuple[int, Any, dict[str, str]]:
         key = r.headers.get("authorization", "").removeprefix("Bearer ")
         if not key or key in self.rejected_keys:
-            return 401, error("Incorrect API key provided.", "invalid_api_key"), {}
+            said = f"Incorrect API key provided: {key}." if self.echo_key_in_errors else ""
+            return 401, error(said or "Incorrect API key provided.", "invalid_api_key"), {}
         if not is_chat_completions(r.path) or not r.body:
             return 404, error("Not found", "not_found"), {}
         r.items = {

@@ -38,6 +38,7 @@ BAD_VALUES = {
     "REVIEW_MIN_LENGTH_RATIO": [-0.1, "0.5", None],
     "REVIEW_MAX_LENGTH_RATIO": [0, -1, "2.5", None],
     "REVIEW_MIN_CHARACTERS": [-1, 2.5, "20", None],
+    "HOUSE_STYLE_MAX_CHARACTERS": [0, 2.5, "10000", None],
     "BUDGETS": [
         "100",
         {"daily": 5},
@@ -85,6 +86,7 @@ GOOD_VALUES = {
     "REVIEW_MIN_LENGTH_RATIO": [0, 0.8],
     "REVIEW_MAX_LENGTH_RATIO": [1.5, 4],
     "REVIEW_MIN_CHARACTERS": [0, 100],
+    "HOUSE_STYLE_MAX_CHARACTERS": [1, 10_000],
     "BUDGETS": [
         {},
         {"daily": {"characters": 1000}},

@@ -22,6 +22,7 @@ from .glossary.csv_io import (
     export_queryset,
     import_csv,
 )
+from .glossary.imports import queue_import as queue_glossary_import
 from .localize.review import (
     CanaryOutcome,
     CanarySample,
@@ -139,6 +140,7 @@ __all__ = [
     "preflight",
     "progress_line",
     "promote_canary",
+    "queue_glossary_import",
     "resolve_locale",
     "resume_automatic_translation",
     "resume_run",

@@ -5,25 +5,24 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
-from django.core.exceptions import ValidationError
 from django.db import models
 from wagtail.models import Page
 
+from .ids import parse_pk
+
 
 def valid_pk(model: type[models.Model], pk: Any) -> bool:
-    """Whether ``pk`` is a valid primary key value for ``model`` (e.g. not "abc" for ints)."""
-    try:
-        model._meta.pk.to_python(pk)
-    except (ValueError, TypeError, ValidationError):
-        return False
-    return True
+    """Whether ``pk`` is a primary key value ``model``'s column can hold (not "abc", "²" or
+    2**64 for integer keys)."""
+    return parse_pk(model, pk) is not None
 
 
 def find_object(model: type[models.Model], pk: Any) -> models.Model | None:
     """The object with this primary key (a page as its specific type), or None."""
-    if not valid_pk(model, pk):
+    key = parse_pk(model, pk)
+    if key is None:
         return None
-    instance = model._default_manager.filter(pk=pk).first()
+    instance = model._default_manager.filter(pk=key).first()
     return instance.specific if isinstance(instance, Page) else instance
 
 
@@ -34,4 +33,5 @@ def find_by_content_type(content_type_id: int, pk: Any) -> models.Model | None:
 
 def objects_by_pk(model: type[models.Model], pks: list[Any]) -> dict[Any, models.Model]:
     """Several objects of one model in one query, invalid primary keys left out."""
-    return model._default_manager.in_bulk([pk for pk in pks if valid_pk(model, pk)])
+    keys = [parse_pk(model, pk) for pk in pks]
+    return model._default_manager.in_bulk([key for key in keys if key is not None])

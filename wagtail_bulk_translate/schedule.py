@@ -236,6 +236,11 @@ def sync_glossaries(
     enqueue("sync_glossaries", attempt, check_remote, when=when)
 
 
+def import_glossary(import_id: int) -> None:
+    """Write the terms of an uploaded glossary CSV file (checked already) in the background."""
+    enqueue("import_glossary", import_id)
+
+
 # --- automatic sync ----------------------------------------------------------------------------
 
 

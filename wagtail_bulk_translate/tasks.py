@@ -16,6 +16,7 @@ from .compat import task
 from .engine import coordinator, janitor, pauses, worker
 from .engine.sqlite_locks import in_writers_wait
 from .engine.task_failures import ends_run_when_failing
+from .glossary import imports as glossary_imports
 from .glossary import sync as glossary_sync
 from .models import Run, RunStatus
 from .revert import undo
@@ -118,6 +119,14 @@ def revert_units(run_id: int) -> dict[str, Any]:
 def sync_glossaries(attempt: int = 0, check_remote: bool = False) -> dict[str, Any]:
     """Create or replace the DeepL glossaries whose terms changed (one per language pair)."""
     return glossary_sync.sync_deepl_glossaries(attempt, check_remote).as_json()
+
+
+@schedule.register
+@task()
+@in_writers_wait
+def import_glossary(import_id: int) -> dict[str, Any]:
+    """Write the terms of a glossary CSV import (one transaction, up to 50,000 terms)."""
+    return {"status": glossary_imports.run_import(import_id)}
 
 
 @schedule.register

@@ -76,10 +76,13 @@ def test_a_second_cap_of_the_same_period_and_runs_is_refused_in_words(client, ma
     assert BudgetCap.objects.get().characters == 10
 
 
-def test_a_negative_limit_is_refused(client, manager):
+@pytest.mark.parametrize(
+    ("field", "value"), [("characters", "-5"), ("cost", "-1"), ("cost", "0.001")]
+)
+def test_a_negative_or_unstorable_limit_is_refused(client, manager, field, value):
     client.force_login(manager)
-    response = client.post(reverse(ADD), {"period": "run", "characters": "-5"})
-    assert "characters" in response.context["form"].errors
+    response = client.post(reverse(ADD), {"period": "run", field: value})
+    assert field in response.context["form"].errors
     assert not BudgetCap.objects.exists()
 
 

@@ -141,17 +141,23 @@ def test_listing_searches_terms_and_translations_and_filters(editor_client):
     assert "de: Rasen" in editor_client.get(index).content.decode()
 
 
-def test_import_writes_every_row_and_logs_each_term(editor_client, editor, task_queue):
+def test_import_writes_every_row_in_the_background_and_logs_it_once(
+    editor_client, editor, task_queue, django_capture_on_commit_callbacks
+):
     body = HEADER + "en,lawn,no,no,de,Rasen\nen,lawn,no,no,fr,pelouse\nen,ACME,yes,yes,,\n"
 
-    response = editor_client.post(reverse(f"{TERMS}:import"), upload(body), follow=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = editor_client.post(reverse(f"{TERMS}:import"), upload(body), follow=True)
 
-    assert "2 terms added, 0 updated, 2 translations written" in response.content.decode()
+    assert "Importing 3 rows in the background" in response.content.decode()
+    assert not GlossaryTerm.objects.exists()
+    task_queue.drain()
+    result = editor_client.get(response.redirect_chain[-1][0]).content.decode()
+    assert "2 terms added, 0 updated, 2 translations written" in result
     assert GlossaryTranslation.objects.count() == 2
-    logged = ModelLogEntry.objects.filter(action=IMPORTED)
-    assert logged.count() == 2
-    assert {entry.user for entry in logged} == {editor}
-    assert logged.first().data == {"file": "terms.csv"}
+    logged = ModelLogEntry.objects.get(action=IMPORTED)
+    assert logged.user == editor
+    assert logged.data == {"file": "terms.csv", "created": 2, "updated": 0, "translations": 2}
 
 
 def test_a_bad_import_shows_the_rows_and_writes_nothing(editor_client):
@@ -185,6 +191,39 @@ def test_house_style_per_locale(editor_client):
     assert response.status_code == 302
     assert HouseStyle.objects.get().formality == "prefer_less"
     assert ModelLogEntry.objects.filter(action="wagtail.create").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("code", "instructions", "message"),
+    [
+        ("en", "Be nice.", "is the source language"),
+        ("de", "x" * 10_001, "at most 10000 are sent"),
+    ],
+)
+def test_a_house_style_that_cannot_apply_is_refused(editor_client, code, instructions, message):
+    response = editor_client.post(
+        reverse(f"{HOUSE_STYLE}:add"), {"locale": locale(code).pk, "instructions": instructions}
+    )
+
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not HouseStyle.objects.exists()
+
+
+def test_the_house_style_limit_is_a_setting(editor_client, conf):
+    conf(HOUSE_STYLE_MAX_CHARACTERS=5)
+    response = editor_client.post(
+        reverse(f"{HOUSE_STYLE}:add"), {"locale": locale("de").pk, "instructions": "Duze bitte."}
+    )
+    assert "at most 5 are sent" in response.content.decode()
+
+
+def test_a_translation_into_the_terms_own_locale_is_refused(editor_client):
+    response = editor_client.post(reverse(f"{TERMS}:add"), term_form("lawn", {"en": "lawn"}))
+
+    assert response.status_code == 200
+    assert "is the term&#x27;s own language" in response.content.decode()
+    assert not GlossaryTerm.objects.exists()
 
 
 def test_a_failed_or_unsupported_deepl_glossary_is_shown_with_its_reason(editor_client):

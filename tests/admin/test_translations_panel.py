@@ -12,6 +12,7 @@ from wagtail.models import GroupPagePermission, Locale, ModelLogEntry, Page
 
 from tests import factories
 from tests.admin.conftest import admin_user
+from tests.admin.test_ids import is_404
 from wagtail_bulk_translate.admin.log_actions import STARTED
 from wagtail_bulk_translate.admin.translations_panel.links import URL_NAME, translate_now_url
 from wagtail_bulk_translate.models import Run, RunOrigin
@@ -169,11 +170,15 @@ def test_a_target_the_editor_cannot_edit_is_refused(editor_client, site_tree, st
     assert Run.objects.count() == runs_before
 
 
-def test_without_the_permission_translate_now_is_forbidden(outsider_client, site_tree):
-    url = translate_now_url(site_tree["articles"][0])
+def test_without_the_permission_translate_now_answers_as_for_a_missing_object(
+    outsider_client, site_tree
+):
+    existing = translate_now_url(site_tree["articles"][0])
+    missing = reverse(URL_NAME, args=["demo", "articlepage", "999999"])
 
-    assert outsider_client.get(url).status_code == 403
-    assert outsider_client.post(url, {"locale": "fr", "publish_policy": "draft"}).status_code == 403
+    for url in (existing, missing):
+        assert is_404(outsider_client.get(url))
+        assert is_404(outsider_client.post(url, {"locale": "fr", "publish_policy": "draft"}))
     assert not Run.objects.exists()
 
 

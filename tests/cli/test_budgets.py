@@ -62,6 +62,8 @@ def test_incomplete_requests_are_refused_and_change_nothing(bad_arguments, args,
         (["set", "daily", "--characters", "9" * 20], "--characters is a whole number from 0 to"),
         (["set", "daily", "--cost", "lots"], "--cost is an amount such as 12.50, got 'lots'"),
         (["set", "daily", "--cost", "NaN"], "--cost must be between 0 and"),
+        (["set", "daily", "--cost", "-1"], "--cost must be between 0 and"),
+        (["set", "daily", "--cost", "0.001"], "'0.001' would be rounded to 0.00"),
         (["set", "daily", "--origin", "robot", "--characters", "5"], "invalid choice: 'robot'"),
     ],
 )

@@ -95,7 +95,10 @@ def test_status_of_run_0_is_refused_not_taken_for_the_latest_run(capsys):
         parser_for_command_line().parse_args(["status", "0"])
 
     assert excinfo.value.code == 2
-    assert "a run id must be between 1 and 2147483647, got 0" in capsys.readouterr().err
+    assert (
+        "a run id must be between 1 and 9223372036854775807 (digits 0-9 only), got '0'"
+        in capsys.readouterr().err
+    )
 
 
 def test_status_and_list_without_any_run_say_so_alike_and_exit_0(run_command):
@@ -117,11 +120,11 @@ def test_status_and_list_without_any_run_say_so_alike_and_exit_0(run_command):
         (["start", "--all", "--locales", "fr", "--publish", "now"], "invalid choice"),
         (["start", "--all", "--locales", "fr", "--content", "stale"], "invalid choice"),
         (["start", "--all"], "--locales"),
-        (["start", "--subtree", "home", "--locales", "fr"], "invalid int value"),
+        (["start", "--subtree", "home", "--locales", "fr"], "a page id must be between 1 and"),
         (["start", "--all", "--locales", "fr", "--canary", "many"], "invalid int value"),
         (["start", "--all", "--locales", "fr", "--canary", "0"], "--canary must be between 1"),
         (["start", "--all", "--locales", "fr", "--canary", "-3"], "--canary must be between 1"),
-        (["status", "latest"], "invalid int value"),
+        (["status", "latest"], "a run id must be between 1 and"),
         (["translate"], "invalid choice"),
         ([], "required"),
     ],

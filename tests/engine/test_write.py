@@ -450,3 +450,56 @@ def test_a_child_backing_off_after_an_error_serves_its_back_off(child_waiting):
     unit = Unit.objects.get(pk=child_waiting.unit_of[child_waiting.backing_off.translation_key])
     assert unit.status == "pending"
     assert unit.available_after > timezone.now() + timedelta(minutes=4)
+
+
+# --- markup beyond the source's never reaches a stored rich-text field ------------------------
+
+
+class EveryLinkedText(dict):
+    """Overrides for every text sent that holds the source's link (``<a id="a1">``)."""
+
+    def __init__(self, change) -> None:
+        super().__init__()
+        self.change = change
+
+    def get(self, text, default=None):
+        return self.change if '<a id="a1">' in text else default
+
+
+INJECTED = [
+    lambda text: text + "<script>alert(1)</script>",
+    lambda text: text.replace('<a id="a1">', '<a id="a1" href="javascript:alert(1)">'),
+    lambda text: text + ' <a href="javascript:alert(1)">more</a>',
+    lambda text: text.replace("<b>", '<b onmouseover="alert(1)">'),
+    lambda text: text + '<img src="x" onerror="alert(1)">',
+    lambda text: text.replace('<a id="a1">', '<a id="a2">'),  # another link's target
+]
+
+
+@pytest.mark.parametrize("inject", INJECTED)
+def test_markup_the_source_does_not_have_fails_the_unit_and_is_never_stored(
+    translate, recording_translator, inject
+):
+    home = f.home_page("Home")
+    story = f.article(
+        home,
+        "Story",
+        body=[f.block("paragraph", f.rich('Visit <a href="/shop/">our shop</a> or <b>this</b>.'))],
+    )
+    recording_translator.overrides = EveryLinkedText(inject)
+
+    run = translate({"pages": [{"id": story.pk, "descendants": False}]}, publish_policy="draft")
+
+    unit = run.units.get(object_id=str(story.pk))
+    assert (unit.status, unit.error_code) == ("failed", "invalid_markup")
+    stored = [str(page.specific.body) for page in Page.objects.filter(locale__language_code="fr")]
+    stored += [str(r.content) for r in Revision.objects.filter(object_id=str(story.pk))]
+    stored += [
+        str(r.content)
+        for r in Revision.objects.exclude(object_id=str(story.pk)).filter(
+            content_type__model="articlepage"
+        )
+    ]
+    for text in stored:
+        for payload in ("<script", "javascript:", "onmouseover", "onerror", 'id="a2"'):
+            assert payload not in text

@@ -102,8 +102,10 @@ def test_every_bad_row_is_reported_at_once(locales):
     ("data", "error"),
     [
         ("term,translation\nlawn,Rasen\n", "missing: source_locale"),
-        (HEADER, "The file has no rows besides its header."),
+        (HEADER, "No terms found: the file has no rows besides its header."),
         (b"source_locale,term\nen,\xff\xfe\n", "The file is not UTF-8 text"),
+        ("", "No terms found: the file is empty."),
+        ("\n\n  \n", "No terms found: the file is empty."),
     ],
 )
 def test_a_file_that_is_not_a_glossary_is_refused(locales, data, error):
@@ -111,3 +113,47 @@ def test_a_file_that_is_not_a_glossary_is_refused(locales, data, error):
         import_csv(data)
 
     assert error in str(refused.value)
+
+
+def test_cr_only_line_endings_are_read_like_any_other(locales):
+    summary = import_csv(HEADER.replace("\n", "\r") + "en,lawn,no,no,de,Rasen\ren,hedge,no,no,,\r")
+
+    assert summary.terms_created == 2
+    assert GlossaryTranslation.objects.get().target_term == "Rasen"
+
+
+@pytest.mark.parametrize(
+    ("row", "error"),
+    [
+        ("en,la\x00wn,no,no,de,Rasen", "Row 2: it contains a NUL character."),
+        ("en,lawn,no,no,de,Ra\x00sen", "Row 2: it contains a NUL character."),
+        (f"en,{'x' * 256},no,no,,", "Row 2: the term is longer than 255 characters."),
+        (f"en,lawn,no,no,de,{'x' * 256}", "Row 2: the translation is longer than 255 characters."),
+    ],
+)
+def test_what_a_database_cannot_store_is_refused_by_row(locales, row, error):
+    with pytest.raises(GlossaryImportError) as refused:
+        import_csv(HEADER + row + "\n")
+
+    assert refused.value.errors == [error]
+    assert not GlossaryTerm.objects.exists()
+
+
+FORMULAS = ["=cmd|' /C calc'!A0", '=HYPERLINK("http://x.test","y")', "@SUM(A1)", "+1+1", "-2",
+            "\tTab", "'=already quoted"]  # fmt: skip
+
+
+def test_export_neutralises_formula_cells_and_import_takes_it_back(locales, add_term):
+    for text in FORMULAS:
+        add_term(text, de=text)
+
+    exported = export_csv()
+
+    cells = [cell for row in rows_of(exported)[1:] for cell in row[1::4]]
+    assert all(cell.startswith("'") for cell in cells)
+    GlossaryTerm.objects.all().delete()
+    import_csv(exported)
+    assert sorted(GlossaryTerm.objects.values_list("source_term", flat=True)) == sorted(FORMULAS)
+    assert sorted(GlossaryTranslation.objects.values_list("target_term", flat=True)) == sorted(
+        FORMULAS
+    )

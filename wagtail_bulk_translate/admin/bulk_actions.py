@@ -27,6 +27,7 @@ from wagtail.snippets.models import get_snippet_models
 
 from .. import api
 from ..models import Run
+from ..objects import valid_pk
 from .forms import RunOptionsForm, choice_field, field_choices
 from .permissions import ScopeNotAllowed, can_manage_runs, check_user_can_translate
 from .views.mixins import ManageRunsRequiredMixin
@@ -81,7 +82,7 @@ class TranslateBulkAction(ManageRunsRequiredMixin, _BulkActionBase):
     @classmethod
     def get_queryset(cls, model: type[models.Model], object_ids: list[str]) -> list[models.Model]:
         """The selected objects; ids that are not valid keys are ignored, not a crash."""
-        valid = [pk for pk in object_ids if is_valid_pk(model, pk)]
+        valid = [pk for pk in object_ids if valid_pk(model, pk)]
         objects = list(model._default_manager.filter(pk__in=valid))
         if not objects:
             raise Http404(_("None of the selected items exists any more."))
@@ -194,14 +195,6 @@ class TranslateBulkAction(ManageRunsRequiredMixin, _BulkActionBase):
 
     def build_scope(self, objects: list[Any], data: dict[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
-
-
-def is_valid_pk(model: type[models.Model], value: Any) -> bool:
-    try:
-        model._meta.pk.to_python(value)
-    except Exception:  # ValidationError, ValueError, TypeError: whatever the field raises
-        return False
-    return True
 
 
 class TranslatePagesBulkAction(TranslateBulkAction, PageBulkAction):

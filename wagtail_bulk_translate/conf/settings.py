@@ -84,8 +84,8 @@ class BulkTranslateSettings:
             TRANSLATOR_RULE,
             '`{"CLASS": "...", "OPTIONS": {...}}` of a wagtail-localize machine translator. '
             "`None` uses `WAGTAILLOCALIZE_MACHINE_TRANSLATOR`, then the pseudo translator (a "
-            "test double: a warning outside `DEBUG`). Options whose name contains KEY, SECRET, "
-            "TOKEN, PASSWORD or CREDENTIALS are never stored on runs.",
+            "test double: a warning outside `DEBUG`). Credentials are never stored on runs "
+            "(see Security in the README).",
         ),
     )
     TASK_BACKEND: str = field(
@@ -253,6 +253,14 @@ class BulkTranslateSettings:
             Number(minimum=0, integer=True),
             "sources shorter than this are not measured by the length check (a button label "
             "may rightly double).",
+        ),
+    )
+    HOUSE_STYLE_MAX_CHARACTERS: int = field(
+        default=10_000,
+        metadata=declared(
+            Number(minimum=1, integer=True),
+            "longest house style instructions the admin accepts (they go with every "
+            "language-model request).",
         ),
     )
     SYNC_ENABLED: bool = field(

@@ -4,21 +4,28 @@ Columns: ``source_locale, term, case_sensitive, never_translate, target_locale, 
 A term without translations (or never translated) has one row with the last two empty.
 Locales are Wagtail locale codes. An import adds and updates terms, it never deletes; every row
 is checked before anything is written, and one bad row refuses the whole file with errors that
-name the row, so nothing is ever half imported.
+name the row, so nothing is ever half imported. A file holds at most ``MAX_TERMS`` terms (an
+export of that many can be imported back); the admin imports in the background
+(:mod:`.imports`).
+
+Cells that a spreadsheet would run as a formula (starting with ``= + - @``, a tab or a carriage
+return) are exported with a leading ``'``, as OWASP recommends against CSV injection; the
+import takes that ``'`` off again, so an export imports back unchanged.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 from wagtail.models import Locale
 
 from ..models import GlossaryTerm, GlossaryTranslation
+from .bulk_write import ImportSummary, ParsedTerm, write_terms
 from .changes import glossary_changed
 
 COLUMNS = [
@@ -32,7 +39,14 @@ COLUMNS = [
 REQUIRED = {"source_locale", "term"}
 TRUE = {"1", "true", "yes", "y", "x"}
 FALSE = {"", "0", "false", "no", "n"}
-MAX_ROWS = 50_000
+MAX_TERMS = 50_000
+# One row per term and target locale: an export of MAX_TERMS terms into many locales must fit.
+MAX_ROWS = 1_000_000
+# Leading characters that make a spreadsheet evaluate a cell; a cell escaped with ' before them.
+FORMULA = re.compile(r"^'*[=+\-@\t\r]")
+ESCAPED_FORMULA = re.compile(r"^'+[=+\-@\t\r]")
+TERM_LENGTH: int = GlossaryTerm._meta.get_field("source_term").max_length or 255
+TRANSLATION_LENGTH: int = GlossaryTranslation._meta.get_field("target_term").max_length or 255
 
 
 class GlossaryImportError(ValueError):
@@ -41,24 +55,6 @@ class GlossaryImportError(ValueError):
     def __init__(self, errors: list[str]) -> None:
         super().__init__("\n".join(errors))
         self.errors = errors
-
-
-@dataclass
-class ParsedTerm:
-    source_locale: Locale
-    term: str
-    case_sensitive: bool
-    never_translate: bool
-    row: int
-    translations: dict[Locale, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class ImportSummary:
-    terms_created: int
-    terms_updated: int
-    translations_written: int
-    terms: list[GlossaryTerm] = field(default_factory=list)  # every term the file wrote
 
 
 # --- export --------------------------------------------------------------------------------------
@@ -87,8 +83,18 @@ def export_rows(terms: Iterable[GlossaryTerm] | None = None) -> Iterator[list[st
 
 def export_csv(terms: Iterable[GlossaryTerm] | None = None) -> str:
     out = io.StringIO()
-    csv.writer(out).writerows(export_rows(terms))
+    csv.writer(out).writerows([neutralise(cell) for cell in row] for row in export_rows(terms))
     return out.getvalue()
+
+
+def neutralise(cell: str) -> str:
+    """A cell a spreadsheet will not run as a formula (``=cmd|…`` → ``'=cmd|…``)."""
+    return f"'{cell}" if FORMULA.match(cell) else cell
+
+
+def unneutralise(cell: str) -> str:
+    """The cell as it was before :func:`neutralise`."""
+    return cell[1:] if ESCAPED_FORMULA.match(cell) else cell
 
 
 def export_queryset() -> Iterable[GlossaryTerm]:
@@ -100,15 +106,27 @@ def export_queryset() -> Iterable[GlossaryTerm]:
 # --- import --------------------------------------------------------------------------------------
 
 
-def read_csv(data: bytes | str) -> list[dict[str, str]]:
-    """The rows of a CSV file as dicts (a UTF-8 byte-order mark from Excel is dropped)."""
+def decode(data: bytes | str) -> str:
+    """The file's text (a UTF-8 byte-order mark from Excel is dropped)."""
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError as err:
             raise GlossaryImportError([_("The file is not UTF-8 text (%s).") % err]) from err
-    reader = csv.DictReader(io.StringIO(data.lstrip("\ufeff")))
-    header = [name.strip().lower() for name in reader.fieldnames or []]
+    return data.lstrip("\ufeff")
+
+
+def read_csv(data: bytes | str) -> list[dict[str, str]]:
+    """The rows of a CSV file as dicts."""
+    data = decode(data)
+    if not data.strip():
+        raise GlossaryImportError([_("No terms found: the file is empty.")])
+    # newline=None: line ends of any kind (\n, \r\n, and \r from old Mac spreadsheets).
+    reader = csv.DictReader(io.StringIO(data, newline=None))
+    try:
+        header = [name.strip().lower() for name in reader.fieldnames or []]
+    except csv.Error as err:
+        raise GlossaryImportError([_("The file is not valid CSV: %s.") % err]) from err
     missing = [name for name in COLUMNS if name in REQUIRED and name not in header]
     if missing:
         raise GlossaryImportError(
@@ -119,7 +137,7 @@ def read_csv(data: bytes | str) -> list[dict[str, str]]:
         )
     reader.fieldnames = header
     try:
-        rows = [{k: (v or "").strip() for k, v in row.items() if k} for row in reader]
+        rows = [{k: unneutralise((v or "").strip()) for k, v in row.items() if k} for row in reader]
     except csv.Error as err:
         raise GlossaryImportError([_("The file is not valid CSV: %s.") % err]) from err
     if len(rows) > MAX_ROWS:
@@ -148,7 +166,9 @@ def parse_rows(rows: list[dict[str, str]]) -> list[ParsedTerm]:
         if problem:
             errors.append(_("Row %(row)d: %(problem)s") % {"row": number, "problem": problem})
     if not rows:
-        errors.append(_("The file has no rows besides its header."))
+        errors.append(_("No terms found: the file has no rows besides its header."))
+    if len(terms) > MAX_TERMS:
+        errors.append(_("At most %d terms can be imported at once.") % MAX_TERMS)
     if errors:
         raise GlossaryImportError(errors)
     return list(terms.values())
@@ -164,6 +184,8 @@ def parse_row(
     term_text = row.get("term", "")
     if not term_text:
         return _("the term is empty.")
+    if problem := unstorable(row):
+        return problem
     source = locales.get(row.get("source_locale", "").lower())
     if source is None:
         return _("“%(code)s” is not a locale of this site (source_locale).") % {
@@ -211,29 +233,20 @@ def add_translation(term: ParsedTerm, row: dict[str, str], locales: dict[str, Lo
     return ""
 
 
+def unstorable(row: dict[str, str]) -> str:
+    """What no database stores alike: a NUL character (PostgreSQL refuses it, SQLite keeps
+    it), or a text longer than its column (PostgreSQL refuses it, SQLite keeps it whole)."""
+    if any("\x00" in value for value in row.values()):
+        return _("it contains a NUL character.")
+    for name, limit in (("term", TERM_LENGTH), ("translation", TRANSLATION_LENGTH)):
+        if len(row.get(name, "")) > limit:
+            return _("the %(column)s is longer than %(limit)d characters.") % {
+                "column": name,
+                "limit": limit,
+            }
+    return ""
+
+
 def parse_flag(value: str) -> bool | None:
     value = value.strip().lower()
     return True if value in TRUE else False if value in FALSE else None
-
-
-def write_terms(terms: list[ParsedTerm]) -> ImportSummary:
-    created = updated = written = 0
-    saved = []
-    for parsed in terms:
-        term, was_created = GlossaryTerm.objects.update_or_create(
-            source_locale=parsed.source_locale,
-            source_term=parsed.term,
-            defaults={
-                "case_sensitive": parsed.case_sensitive,
-                "never_translate": parsed.never_translate,
-            },
-        )
-        saved.append(term)
-        created += was_created
-        updated += not was_created
-        for target, text in parsed.translations.items():
-            GlossaryTranslation.objects.update_or_create(
-                term=term, target_locale=target, defaults={"target_term": text}
-            )
-            written += 1
-    return ImportSummary(created, updated, written, saved)

@@ -24,6 +24,7 @@ from .glossary import (
     HouseStyle,
     SyncStatus,
 )
+from .glossary_imports import GlossaryImport, GlossaryImportStatus
 from .leases import JanitorLease, TextReservation
 from .review import ReviewState, UnitReview
 from .runs import Run, RunQuerySet
@@ -43,6 +44,8 @@ __all__ = [
     "DeepLGlossary",
     "Formality",
     "GlossaryChange",
+    "GlossaryImport",
+    "GlossaryImportStatus",
     "GlossaryTerm",
     "GlossaryTranslation",
     "HouseStyle",

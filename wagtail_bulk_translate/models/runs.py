@@ -64,10 +64,12 @@ class Run(models.Model):
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="promotions"
     )
 
-    # The translator the run uses; secrets are never stored here. Resume and retry take the
-    # settings as they are then (fixing the translator options fixes the run) and say so.
+    # The translator the run uses; credentials are never stored here (translators.secrets),
+    # only their keyed digest, to tell that they changed. Resume and retry take the settings as
+    # they are then (fixing the translator options fixes the run) and say so.
     translator_class = models.CharField(max_length=255)
     translator_options = models.JSONField(default=dict, blank=True)
+    translator_credentials_digest = models.CharField(max_length=64, blank=True)
     translator_changed_at = models.DateTimeField(null=True, blank=True)
     translator_change = models.TextField(blank=True)
 

@@ -175,6 +175,7 @@ def promote_canary(run_id: int, user: Any = None) -> Run:
             slug_policy=canary.slug_policy,
             translator_class=canary.translator_class,
             translator_options=canary.translator_options,
+            translator_credentials_digest=canary.translator_credentials_digest,
             promoted_from=canary,
             created_by=user,
             **acting_fields(user),

@@ -20,6 +20,7 @@ from ..translators.loading import (
     TranslatorLoadError,
     build_translator,
     configured_translator_problems,
+    pinned_credentials_digest,
     pinned_translator,
 )
 from .audit import log_run_started
@@ -119,6 +120,7 @@ def start_run(
             canary_size=canary_size,
             translator_class=translator_class,
             translator_options=translator_options,
+            translator_credentials_digest=pinned_credentials_digest(),
             created_by=user,
             **acting_fields(user),
             origin=origin,

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from django.apps import apps
-from django.db import connection, models
+from django.db import models
 from wagtail.models import Locale, Page, TranslatableMixin
 
 from ..errors import ScopeError
@@ -86,7 +86,7 @@ def validate_scope(scope: Scope, source_locale: Locale) -> None:
 
 
 def validate_page_root(root: dict[str, Any], source_locale: Locale) -> None:
-    page: Any = find_object(Page, root.get("id")) if pk_in_range(Page, root.get("id")) else None
+    page: Any = find_object(Page, root.get("id"))
     if page is None:
         raise ScopeError(f"Page {root.get('id')!r} does not exist.")
     if page.is_root():
@@ -110,26 +110,13 @@ def source_locale_hint(page: Any, source_locale: Locale) -> str:
     return message + f" Choose a page in {source_locale}, or pick {page.locale} as the source."
 
 
-def pk_in_range(model: type[models.Model], pk: Any) -> bool:
-    """False for an integer key the database column cannot hold (PostgreSQL raises)."""
-    bounds = connection.ops.integer_field_ranges.get(model._meta.pk.get_internal_type())
-    if bounds is None:
-        return True
-    low, high = bounds
-    try:
-        value = int(pk)
-    except (TypeError, ValueError):
-        return True  # not an integer: the lookup itself says it does not exist
-    return (low is None or value >= low) and (high is None or value <= high)
-
-
 def validate_explicit_object(item: list[str], source_locale: Locale) -> None:
     if len(item) != 2:
         raise ScopeError(f"Explicit objects are [model label, pk] pairs, got {item!r}.")
     label, pk = item
     model = resolve_model(label)
     check_translatable(model)
-    obj = find_object(model, pk) if pk_in_range(model, pk) else None
+    obj = find_object(model, pk)
     if obj is None:
         raise ScopeError(f"{label} {pk} does not exist.")
     if isinstance(obj, TranslatableMixin) and obj.locale_id != source_locale.pk:

@@ -11,9 +11,9 @@ from wagtail_localize.machine_translators.base import BaseMachineTranslator
 
 from ..conf import get_settings
 from .base import BulkTranslator, ConfigurationProblem, as_bulk_translator
+from .secrets import credentials_digest, merge_credentials, split_credentials
 
 PSEUDO_TRANSLATOR = "wagtail_bulk_translate.translators.pseudo.PseudoTranslator"
-SECRET_MARKERS = ("KEY", "SECRET", "TOKEN", "PASSWORD", "CREDENTIALS")
 
 
 class TranslatorLoadError(ImproperlyConfigured):
@@ -74,25 +74,28 @@ def configured_translator() -> dict[str, Any]:
     return {"CLASS": config["CLASS"], "OPTIONS": dict(config.get("OPTIONS") or {})}
 
 
-def is_secret(option: str) -> bool:
-    return any(marker in option.upper() for marker in SECRET_MARKERS)
-
-
 def pinned_translator() -> tuple[str, dict[str, Any]]:
-    """Class path and options to store on a new run; secrets stay in settings only."""
+    """Class path and options to store on a new run; credentials stay in settings only
+    (``translators.secrets`` says where they are found)."""
     config = configured_translator()
-    public = {k: v for k, v in config["OPTIONS"].items() if not is_secret(k)}
+    public, _credentials = split_credentials(config["OPTIONS"])
     return config["CLASS"], public
 
 
+def pinned_credentials_digest() -> str:
+    """What a run stores of the configured credentials: a keyed digest, to tell a change."""
+    _public, credentials = split_credentials(configured_translator()["OPTIONS"])
+    return credentials_digest(credentials)
+
+
 def build_translator(class_path: str, pinned_options: dict[str, Any]) -> BulkTranslator:
-    """Instantiate a run's translator: pinned options plus today's secrets for that class."""
+    """Instantiate a run's translator: pinned options plus today's credentials for that class."""
     config = configured_translator()
-    secrets = {}
+    credentials: dict[str, Any] = {}
     if config["CLASS"] == class_path:
-        secrets = {k: v for k, v in config["OPTIONS"].items() if is_secret(k)}
+        _public, credentials = split_credentials(config["OPTIONS"])
     translator_class = load_translator_class(class_path)
-    return as_bulk_translator(translator_class({**pinned_options, **secrets}))
+    return as_bulk_translator(translator_class(merge_credentials(pinned_options, credentials)))
 
 
 def configuration_problems(class_path: str, options: dict[str, Any]) -> list[ConfigurationProblem]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.validators import MinValueValidator
 from django.utils.translation import gettext_lazy as _
 from wagtail.admin.forms import WagtailAdminModelForm
 
@@ -17,6 +18,9 @@ class BudgetCapForm(WagtailAdminModelForm):
         super().__init__(*args, **kwargs)
         currency = get_settings().CURRENCY
         self.fields["cost"].label = _("Cost (%(currency)s)") % {"currency": currency}
+        # A negative cap would hold every priced run at once.
+        self.fields["cost"].validators.append(MinValueValidator(0))
+        self.fields["cost"].widget.attrs["min"] = "0"
         self.fields["origin"].choices = [("", _("All runs")), *RunOrigin.choices]
         self.fields["characters"].help_text = _(
             "Characters sent to the translator, as the preflight counts them. Leave both limits "

@@ -1,4 +1,8 @@
-"""CSV export and import of the glossary (the format is in ``glossary/csv_io.py``)."""
+"""CSV export and import of the glossary (the format is in ``glossary/csv_io.py``).
+
+The upload is checked at once (bad rows are listed, nothing stored); a good file is imported
+in the background (``glossary/imports.py``) and its page shows the result once it is done.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ from typing import Any
 
 from django import forms
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -14,11 +18,13 @@ from django.views import View
 from wagtail.admin import messages
 
 from ... import api
-from ...models import GlossaryTerm
+from ...models import GlossaryImport, GlossaryTerm
 from ..views.mixins import ManageRunsRequiredMixin
-from .log_actions import IMPORTED, log_glossary_action
 
-MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+# An export of the most terms a file may hold (50,000), with a few translations each, fits.
+MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+# A file with thousands of bad rows lists the first ones only.
+ERRORS_SHOWN = 100
 
 
 class GlossaryImportForm(forms.Form):
@@ -34,7 +40,7 @@ class GlossaryImportForm(forms.Form):
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]
         if upload.size > MAX_UPLOAD_BYTES:
-            raise forms.ValidationError(_("The file is larger than 5 MB."))
+            raise forms.ValidationError(_("The file is larger than 20 MB."))
         return upload
 
 
@@ -57,28 +63,15 @@ class GlossaryImportView(ManageRunsRequiredMixin, View):
         form = GlossaryImportForm(request.POST, request.FILES)
         if not form.is_valid():
             return self.render(request, form)
+        upload = form.cleaned_data["file"]
         try:
-            summary = api.import_csv(form.cleaned_data["file"].read())
+            record = api.queue_glossary_import(upload.read(), upload.name, request.user)
         except api.GlossaryImportError as err:
             return self.render(request, form, errors=err.errors, status=400)
-        self.log_import(request, summary, form.cleaned_data["file"].name)
         messages.success(
-            request,
-            _(
-                "Imported the glossary: %(created)d terms added, %(updated)d updated, "
-                "%(written)d translations written."
-            )
-            % {
-                "created": summary.terms_created,
-                "updated": summary.terms_updated,
-                "written": summary.translations_written,
-            },
+            request, _("%(rows)d rows checked: importing them.") % {"rows": record.rows}
         )
-        return redirect("wagtail_bulk_translate_glossary:index")
-
-    def log_import(self, request: HttpRequest, summary: api.ImportSummary, name: str) -> None:
-        for term in summary.terms:
-            log_glossary_action(term, IMPORTED, request.user, file=name)
+        return redirect("wagtail_bulk_translate_glossary:import_result", record.pk)
 
     def render(
         self,
@@ -87,5 +80,24 @@ class GlossaryImportView(ManageRunsRequiredMixin, View):
         errors: list[str] | None = None,
         status: int = 200,
     ) -> HttpResponse:
-        context = {"form": form, "errors": errors or [], "model_opts": GlossaryTerm._meta}
+        context = {"form": form, "model_opts": GlossaryTerm._meta, **shown_errors(errors or [])}
         return TemplateResponse(request, self.template_name, context, status=status)
+
+
+class GlossaryImportResultView(ManageRunsRequiredMixin, View):
+    """What an import did, or that it is still going (the page reloads itself until done)."""
+
+    template_name = "wagtail_bulk_translate/glossary/import_result.html"
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        record = get_object_or_404(GlossaryImport, pk=pk)
+        context = {
+            "record": record,
+            "model_opts": GlossaryTerm._meta,
+            **shown_errors(record.errors),
+        }
+        return TemplateResponse(request, self.template_name, context)
+
+
+def shown_errors(errors: list[str]) -> dict[str, Any]:
+    return {"errors": errors[:ERRORS_SHOWN], "more_errors": max(0, len(errors) - ERRORS_SHOWN)}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 from django.utils.translation import gettext_lazy as _
-from wagtail.admin.panels import FieldPanel, InlinePanel, Panel
+from wagtail.admin.panels import FieldPanel, InlinePanel, ObjectList, Panel
 from wagtail.admin.views import generic
 from wagtail.admin.viewsets.base import ViewSetGroup
 
@@ -17,8 +17,9 @@ from ...models import DeepLGlossary, GlossaryTerm, HouseStyle
 from ..plugin_viewset import PluginModelViewSet
 from ..views.mixins import ManageRunsRequiredMixin
 from . import terms
-from .csv_views import GlossaryExportView, GlossaryImportView
+from .csv_views import GlossaryExportView, GlossaryImportResultView, GlossaryImportView
 from .deepl_sync import DeepLGlossaryIndexView, SyncNowView
+from .forms import GlossaryTermForm, HouseStyleForm
 from .permissions import (
     deepl_glossary_permission_policy,
     house_style_permission_policy,
@@ -39,19 +40,22 @@ class GlossaryTermViewSet(PluginModelViewSet):
     list_filter = ["source_locale", "never_translate", "case_sensitive"]
     search_fields = ["source_term", "translations__target_term", "note"]
     list_per_page = 50
-    panels: list[Panel] = [
-        FieldPanel("source_locale"),
-        FieldPanel("source_term"),
-        FieldPanel("never_translate"),
-        FieldPanel("case_sensitive"),
-        FieldPanel("note"),
-        InlinePanel(
-            "translations",
-            panels=[FieldPanel("target_locale"), FieldPanel("target_term")],
-            heading=_("Translations"),
-            label=_("Translation"),
-        ),
-    ]
+    edit_handler: Panel = ObjectList(
+        [
+            FieldPanel("source_locale"),
+            FieldPanel("source_term"),
+            FieldPanel("never_translate"),
+            FieldPanel("case_sensitive"),
+            FieldPanel("note"),
+            InlinePanel(
+                "translations",
+                panels=[FieldPanel("target_locale"), FieldPanel("target_term")],
+                heading=_("Translations"),
+                label=_("Translation"),
+            ),
+        ],
+        base_form_class=GlossaryTermForm,
+    )
 
     policy = term_permission_policy
 
@@ -59,6 +63,7 @@ class GlossaryTermViewSet(PluginModelViewSet):
         return [
             *super().get_urlpatterns(),
             path("import/", GlossaryImportView.as_view(), name="import"),
+            path("import/<id:pk>/", GlossaryImportResultView.as_view(), name="import_result"),
             path("export/", GlossaryExportView.as_view(), name="export"),
         ]
 
@@ -90,11 +95,10 @@ class HouseStyleViewSet(PluginModelViewSet):
     edit_view_class = HouseStyleEditView
     delete_view_class = HouseStyleDeleteView
     list_display = ["locale", "formality", "instructions", "updated_at"]
-    panels: list[Panel] = [
-        FieldPanel("locale"),
-        FieldPanel("formality"),
-        FieldPanel("instructions"),
-    ]
+    edit_handler: Panel = ObjectList(
+        [FieldPanel("locale"), FieldPanel("formality"), FieldPanel("instructions")],
+        base_form_class=HouseStyleForm,
+    )
 
     policy = house_style_permission_policy
 

@@ -46,6 +46,6 @@ class SyncViewSet(PluginModelViewSet):
             *super().get_urlpatterns(),
             path("pause/", views.PauseView.as_view(), name="pause_all"),
             path("resume/", views.ResumeView.as_view(), name="resume_all"),
-            path("<int:pk>/pause/", views.PauseView.as_view(), name="pause_site"),
-            path("<int:pk>/resume/", views.ResumeView.as_view(), name="resume_site"),
+            path("<id:pk>/pause/", views.PauseView.as_view(), name="pause_site"),
+            path("<id:pk>/resume/", views.ResumeView.as_view(), name="resume_site"),
         ]

@@ -4,7 +4,8 @@ GET shows the locale's state and asks drafts or publish; POST starts the run (ch
 only, manual edits kept) through ``api.start_run`` and redirects to the run's page. Refused,
 with the reason on the form and nothing created: a locale that does not exist or is the
 object's own, an object or target the user could not edit (or publish, when publishing) by
-hand. Users without the plugin's permission get its 403.
+hand. Users without the plugin's permission get a 404, as for an object that does not exist:
+the answer must not tell them which objects exist.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 from django import forms
 from django.apps import apps
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect
 from django.urls import URLPattern, path
 from django.utils.translation import gettext as _
@@ -29,9 +30,16 @@ from ...models import Mode, PublishPolicy
 from ...objects import find_object
 from ...scope.definition import model_label
 from ..columns import run_title
-from ..permissions import ScopeNotAllowed, check_user_can_translate
+from ..permissions import (
+    ScopeNotAllowed,
+    can_edit_object,
+    can_manage_runs,
+    check_user_can_translate,
+)
 from ..views.mixins import ManageRunsRequiredMixin
 from .links import URL_NAME
+
+MISSING = gettext_lazy("This object does not exist any more.")
 
 
 class TranslateNowForm(forms.Form):
@@ -70,9 +78,12 @@ class TranslateNowView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, FormV
     header_icon = "globe"
     source: Any
 
-    def setup(self, request: HttpRequest, *args: Any, **kwargs: Any) -> None:
-        super().setup(request, *args, **kwargs)
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        # Checked before the object is looked up, and answered like a missing object.
+        if not can_manage_runs(request.user):
+            raise Http404(MISSING)
         self.source = load_translatable(kwargs["app_label"], kwargs["model_name"], kwargs["pk"])
+        return super().dispatch(request, *args, **kwargs)
 
     def get_page_subtitle(self) -> str:
         return str(self.source)
@@ -128,7 +139,7 @@ def load_translatable(app_label: str, model_name: str, pk: str) -> Any:
         raise Http404(_("This model is not translatable."))
     instance = find_object(model, pk)
     if instance is None:
-        raise Http404(_("This object does not exist any more."))
+        raise Http404(MISSING)
     return instance
 
 

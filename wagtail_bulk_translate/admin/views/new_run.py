@@ -43,6 +43,7 @@ from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.models import Page
 
 from ... import api
+from ...ids import parse_pk
 from ...models import ContentSource, Mode, PublishPolicy
 from ..columns import run_title
 from ..forms import (
@@ -159,9 +160,9 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
         return [value for value in values if value in valid]
 
     def known_pages(self, values: list[str]) -> list[int]:
-        ids = [int(value) for value in values if value.isdigit()]
+        ids = [pk for pk in (parse_pk(Page, value) for value in values) if pk is not None]
         found = set(Page.objects.filter(pk__in=ids).values_list("pk", flat=True))
-        missing = [value for value in values if not value.isdigit() or int(value) not in found]
+        missing = [value for value in values if parse_pk(Page, value) not in found]
         if missing:
             messages.warning(
                 self.request,

@@ -28,6 +28,7 @@ from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 
 from ... import api
 from ...models import Run
+from ..ids import id_or_404
 from ..objects import edit_url, objects_of_units, title
 from ..permissions import can_edit_object, can_manage_runs
 from .mixins import ManageRunsRequiredMixin, forbidden
@@ -48,7 +49,7 @@ class ReviewQueueView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, Templa
 
     def run_id(self) -> int | None:
         value = self.request.GET.get("run", "")
-        return int(value) if value.isdigit() else None
+        return id_or_404(value) if value else None
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
@@ -84,7 +85,7 @@ class ReviewActionView(ManageRunsRequiredMixin, View):
     http_method_names = ["post"]
 
     def post(self, request: HttpRequest, action: str) -> HttpResponse:
-        unit_ids = [int(pk) for pk in request.POST.getlist("unit") if pk.isdigit()]
+        unit_ids = [id_or_404(pk) for pk in request.POST.getlist("unit")]
         if action not in ACTIONS or not unit_ids or (action != "accept" and len(unit_ids) > 1):
             messages.error(request, _("Choose one translation to review (or several to accept)."))
             return redirect(self.back())
@@ -131,7 +132,7 @@ class ReviewActionView(ManageRunsRequiredMixin, View):
 def review_urls() -> list[URLResolver]:
     views = [
         path("", ReviewQueueView.as_view(), name="index"),
-        path("<int:unit_id>/term/", ReviewTermView.as_view(), name="add_term"),
+        path("<id:unit_id>/term/", ReviewTermView.as_view(), name="add_term"),
         path("<str:action>/", ReviewActionView.as_view(), name="action"),
     ]
     urls = include((views, "wagtail_bulk_translate_review"))

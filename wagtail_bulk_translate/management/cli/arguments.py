@@ -12,11 +12,12 @@ from ...errors import ErrorCode
 from ...models import ContentSource, Mode, PublishPolicy, UnitStatus
 from .acting import add_as_user_argument
 from .budgets import add_budget_arguments
+from .ids import PAGE_ID, RUN_ID
 from .review import add_review_arguments
 from .sync import add_sync_arguments
 
-# Ids and counts are stored in 32-bit integer columns (PostgreSQL's ``integer``).
-MAX_ID = 2_147_483_647
+# Counts are stored in 32-bit integer columns (PostgreSQL's ``integer``).
+MAX_COUNT = 2_147_483_647
 MAX_TIMEOUT_SECONDS = 7 * 24 * 3600
 
 CONTROL_HELP = {
@@ -45,7 +46,7 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
         return text
 
 
-def bounded_int(name: str, low: int, high: int = MAX_ID) -> Callable[[str], int]:
+def bounded_int(name: str, low: int, high: int = MAX_COUNT) -> Callable[[str], int]:
     """An argparse type: an integer in [low, high], refused with a message naming the range."""
 
     def parse(value: str) -> int:
@@ -75,10 +76,6 @@ def timeout_seconds(value: str) -> float:
             f"--timeout must be between 0 and {MAX_TIMEOUT_SECONDS} seconds, got {value}"
         )
     return seconds
-
-
-RUN_ID = bounded_int("a run id", 1)
-PAGE_ID = bounded_int("a page id", 1)
 
 
 def add_subcommands(parser: CommandParser) -> None:

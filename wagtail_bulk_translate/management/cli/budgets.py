@@ -66,7 +66,14 @@ def cost(value: str) -> Decimal:
         ) from None
     if not amount.is_finite() or not 0 <= amount <= MAX_COST:
         raise argparse.ArgumentTypeError(f"--cost must be between 0 and {MAX_COST}, got {value!r}")
-    return amount.quantize(Decimal("0.01"))
+    cents = amount.quantize(Decimal("0.01"))
+    if cents != amount:
+        # Stored in cents: rounding 0.001 to a zero cap without a word held every priced run.
+        raise argparse.ArgumentTypeError(
+            f"--cost is stored in cents: {value!r} would be rounded to {cents}; give at most "
+            "2 decimals"
+        )
+    return cents
 
 
 def handle_budgets(command: Any, options: dict[str, Any]) -> None:

@@ -20,14 +20,15 @@ from django.core.management.base import CommandParser
 from ... import api
 from .acting import acting_user, add_as_user_argument
 from .controls import refuse
+from .ids import RUN_ID, UNIT_ID
 
 REVIEW_ACTIONS = ("list", "accept", "dismiss", "retranslate")
 
 
 def add_review_arguments(review: CommandParser) -> None:
     review.add_argument("review_action", choices=REVIEW_ACTIONS, help="What to do.")
-    review.add_argument("unit_ids", nargs="*", type=int, metavar="UNIT", help="Unit ids.")
-    review.add_argument("--run", type=int, dest="review_run", help="list: only this run.")
+    review.add_argument("unit_ids", nargs="*", type=UNIT_ID, metavar="UNIT", help="Unit ids.")
+    review.add_argument("--run", type=RUN_ID, dest="review_run", help="list: only this run.")
     review.add_argument(
         "--state",
         default=api.ReviewState.PENDING,

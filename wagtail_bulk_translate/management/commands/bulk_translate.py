@@ -24,6 +24,7 @@ from wagtail_bulk_translate.management.cli.reports import handle_list, handle_st
 from wagtail_bulk_translate.management.cli.review import handle_review
 from wagtail_bulk_translate.management.cli.start import handle_start
 from wagtail_bulk_translate.management.cli.sync import handle_sync
+from wagtail_bulk_translate.management.terminal import protect_output, terminal_text
 
 EXIT_BAD_ARGUMENTS = 2
 HANDLERS = {
@@ -47,6 +48,7 @@ class Command(BaseCommand):
         add_subcommands(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
+        protect_output(self)
         handler = HANDLERS.get(options["action"], handle_control)
         try:
             handler(self, options)
@@ -54,4 +56,4 @@ class Command(BaseCommand):
             code = getattr(err, "returncode", EXIT_BAD_ARGUMENTS)
             if options.get("json"):  # stdout stays one JSON document, refusals included
                 self.stdout.write(json.dumps({"error": str(err), "exit_code": code}, indent=2))
-            raise CommandError(str(err), returncode=code) from err
+            raise CommandError(terminal_text(str(err)), returncode=code) from err

@@ -13,6 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from wagtail_bulk_translate import api
+from wagtail_bulk_translate.management.terminal import protect_output
 
 
 class Command(BaseCommand):
@@ -28,6 +29,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="Print each report as JSON.")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        protect_output(self)
         interval = options["loop"]
         if interval is not None and interval <= 0:
             raise CommandError("--loop takes a number of seconds greater than 0.")

@@ -15,6 +15,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from wagtail.coreutils import get_content_languages
 from wagtail.models import Locale
 
+from wagtail_bulk_translate.management.terminal import protect_output
+
 
 class Command(BaseCommand):
     help = (
@@ -31,6 +33,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        protect_output(self)
         languages = content_languages()
         codes = options["codes"] or list(languages)
         unknown = [code for code in codes if code not in languages]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,7 @@ from ...errors import (
     TranslatorConfigError,
     TranslatorError,
 )
+from ..secrets import CLIENT_LOGS, credential_values, redact, split_credentials
 
 logger = logging.getLogger(__name__)
 
@@ -73,7 +75,7 @@ class Answer:
 
 def build_client(options: ClientOptions) -> openai.OpenAI:
     # max_retries=0: retries are made by complete(), which knows which ones are worth it.
-    return openai.OpenAI(
+    client = openai.OpenAI(
         api_key=options.api_key,
         base_url=options.base_url or None,
         timeout=options.timeout,
@@ -81,6 +83,19 @@ def build_client(options: ClientOptions) -> openai.OpenAI:
         default_headers=options.default_headers or None,
         default_query=options.default_query or None,
     )
+    CLIENT_LOGS.hide(client_credentials(client), client_logger_names(client))
+    return client
+
+
+IGNORED = ("openai", "builtins")
+
+
+def client_logger_names(client: openai.OpenAI) -> list[str]:
+    """The loggers that print request URLs: openai's and its HTTP library's (``httpx``)."""
+    # openai wraps the library's client class in one of its own: take the library's module.
+    modules = [cls.__module__ for cls in type(getattr(client, "_client", None)).__mro__]
+    libraries = [m.partition(".")[0] for m in modules if m.partition(".")[0] not in IGNORED]
+    return ["openai._base_client", libraries[0] if libraries else "httpx"]
 
 
 def complete(
@@ -90,11 +105,12 @@ def complete(
     connections ``retries`` times; raises the plugin's errors (see :func:`translator_error`)."""
     delay = backoff
     attempt = 0
+    hidden = client_credentials(client)
     while True:
         try:
             return answer_of(client.chat.completions.create(**params))
         except openai.OpenAIError as err:
-            error = translator_error(err)
+            error = translator_error(err, hidden)
             wait = retry_wait(err, delay)
             if not getattr(error, "transient", False) or attempt >= retries or wait is None:
                 raise error from err
@@ -109,6 +125,15 @@ def went_out(err: openai.APIConnectionError) -> bool:
     answered, and been paid): not when the connection could not even be opened. The cause is
     the HTTP library's exception, named the same in every version of it the client uses."""
     return type(err.__cause__).__name__ not in NOT_SENT
+
+
+def client_credentials(client: openai.OpenAI) -> list[str]:
+    """The key, credential headers and query parameters the client sends: hidden from every
+    message made of what the server or the connection said (a proxy may echo them)."""
+    _public, credentials = split_credentials(
+        {"headers": dict(client.default_headers), "query": dict(client.default_query)}
+    )
+    return credential_values({**credentials, "API_KEY": client.api_key})
 
 
 def answer_of(completion: Any) -> Answer:
@@ -153,18 +178,23 @@ def error_field(err: openai.OpenAIError, name: str) -> str:
     return str(getattr(err, name, None) or error_body(err).get(name) or "")
 
 
-def translator_error(err: openai.OpenAIError) -> Exception:
-    """The plugin's error (or the translator's signal) for a client exception."""
+def translator_error(err: openai.OpenAIError, hidden: Sequence[str] = ()) -> Exception:
+    """The plugin's error (or the translator's signal) for a client exception; the ``hidden``
+    strings (credentials) are replaced wherever the server's words are quoted."""
     if isinstance(err, openai.APIConnectionError) and not went_out(err):
-        return TransientTranslatorError(f"The model server could not be reached: {err}")
+        return TransientTranslatorError(
+            f"The model server could not be reached: {redact(str(err), hidden)}"
+        )
     if isinstance(err, openai.APITimeoutError):
         return AnswerLostError("The model did not answer in time (TIMEOUT).")
     if isinstance(err, openai.APIConnectionError):
-        return AnswerLostError(f"The model server dropped the connection: {err}")
+        return AnswerLostError(
+            f"The model server dropped the connection: {redact(str(err), hidden)}"
+        )
     if not isinstance(err, openai.APIStatusError):
-        return TranslatorError(f"The model client failed: {err}")
+        return TranslatorError(f"The model client failed: {redact(str(err), hidden)}")
     status, code = err.status_code, error_field(err, "code")
-    message = describe(err)
+    message = redact(describe(err), hidden)
     if code == "insufficient_quota" or status == 402:
         return QuotaExceededError(
             f"The model provider's quota or credit is used up ({message}). Add credit or raise "

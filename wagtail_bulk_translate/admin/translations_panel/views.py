@@ -32,7 +32,6 @@ from ...scope.definition import model_label
 from ..columns import run_title
 from ..permissions import (
     ScopeNotAllowed,
-    can_edit_object,
     can_manage_runs,
     check_user_can_translate,
 )

@@ -40,7 +40,7 @@ def test_existing_runs_lose_their_credentials(db):
     from tests import factories as f
     from wagtail_bulk_translate.models import Run
 
-    scrub = importlib.import_module(f"{migrations.__name__}.0022_run_translator_credentials")
+    scrub = importlib.import_module(f"{migrations.__name__}.0023_run_translator_credentials")
     run = Run.objects.create(
         source_locale=f.locales()["en"],
         translator_class="x.LLMTranslator",

@@ -477,7 +477,7 @@ INJECTED = [
 
 
 @pytest.mark.parametrize("inject", INJECTED)
-def test_markup_the_source_does_not_have_fails_the_unit_and_is_never_stored(
+def test_markup_the_source_does_not_have_is_held_for_review_and_never_stored(
     translate, recording_translator, inject
 ):
     home = f.home_page("Home")
@@ -491,7 +491,9 @@ def test_markup_the_source_does_not_have_fails_the_unit_and_is_never_stored(
     run = translate({"pages": [{"id": story.pk, "descendants": False}]}, publish_policy="draft")
 
     unit = run.units.get(object_id=str(story.pk))
-    assert (unit.status, unit.error_code) == ("failed", "invalid_markup")
+    # The text goes out twice, then is left in the source language, the page a draft.
+    assert (unit.status, unit.error_code) == ("succeeded", "held_for_review")
+    assert [flag["code"] for flag in unit.review.flags] == ["invalid_markup"]
     stored = [str(page.specific.body) for page in Page.objects.filter(locale__language_code="fr")]
     stored += [str(r.content) for r in Revision.objects.filter(object_id=str(story.pk))]
     stored += [

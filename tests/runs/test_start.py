@@ -28,6 +28,7 @@ SUMMARY_KEYS = {
     "budget",
     "translator_change",
     "glossary_warnings",
+    "outcomes",
     "id",
     "status",
     "mode",

@@ -26,6 +26,7 @@ def run_summary(run: Run) -> dict[str, Any]:
     keep_janitor_alive()
     run.refresh_from_db()
     totals = run.unit_totals()
+    by_status_and_code = status_and_code_counts(run)
     billed = billing(run)
     duration = None
     if run.started_at:
@@ -46,13 +47,13 @@ def run_summary(run: Run) -> dict[str, Any]:
         "units": run.unit_counts(),
         # The units' outcomes as an editor reads them: written as drafts for review because a
         # text could not be translated, and skips by why (unchanged, or behind a parent).
-        "outcomes": outcome_counts(run),
+        "outcomes": outcomes_of(by_status_and_code),
         "units_by_locale": units_by_locale(run),
         "strings_translated": totals["strings_translated"],
         **sent_to_translator(run, billed),
         # Tokens and money, for translators that pay by the token (None for the others).
         "spend": spend_report(run),
-        "errors": error_breakdown(run),
+        "errors": errors_of(by_status_and_code),
         "created_at": run.created_at.isoformat(),
         "started_at": run.started_at.isoformat() if run.started_at else None,
         "finished_at": run.finished_at.isoformat() if run.finished_at else None,
@@ -139,8 +140,16 @@ def units_by_locale(run: Run) -> dict[str, dict[str, int]]:
 
 def outcome_counts(run: Run) -> dict[str, int]:
     """{"held_for_review", "skipped_unchanged", "skipped_parent_failed", "skipped_other"}."""
+    return outcomes_of(status_and_code_counts(run))
+
+
+def status_and_code_counts(run: Run) -> dict[tuple[str, str], int]:
+    """{(unit status, error code): units} of the run (its tally: a few rows)."""
     rows = RunTally.objects.of_run(run.pk).units_per("status", "error_code")
-    by_code: dict[tuple[str, str], int] = {(status, code): n for status, code, n in rows}
+    return {(status, code): n for status, code, n in rows}
+
+
+def outcomes_of(by_code: dict[tuple[str, str], int]) -> dict[str, int]:
     skipped = sum(n for (status, _code), n in by_code.items() if status == UnitStatus.SKIPPED)
     unchanged = by_code.get((UnitStatus.SKIPPED, ErrorCode.UNCHANGED), 0)
     parent = by_code.get((UnitStatus.SKIPPED, ErrorCode.PARENT_NOT_TRANSLATED), 0)
@@ -150,6 +159,15 @@ def outcome_counts(run: Run) -> dict[str, int]:
         "skipped_parent_failed": parent,
         "skipped_other": skipped - unchanged - parent,
     }
+
+
+def errors_of(by_code: dict[tuple[str, str], int]) -> dict[str, int]:
+    """Units per error code (skips and held included), by code."""
+    errors: dict[str, int] = {}
+    for (_status, code), n in by_code.items():
+        if code:
+            errors[code] = errors.get(code, 0) + n
+    return dict(sorted(errors.items()))
 
 
 def error_breakdown(run: Run) -> dict[str, int]:

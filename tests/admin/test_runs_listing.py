@@ -130,3 +130,16 @@ def test_run_titles_do_not_wrap(admin_client):
     run = make_run(units=1)
     row = row_of(admin_client.get(reverse(INDEX)).content.decode(), run)
     assert "data-bt-run-title" in row and "white-space: nowrap" in row
+
+
+def test_held_units_and_skips_behind_a_parent_are_named_apart(admin_client):
+    run = make_run(units=6, status="succeeded", finished_at=timezone.now())
+    succeeded = list(run.units.filter(status="succeeded").values_list("pk", flat=True))
+    run.units.filter(pk=succeeded[0]).update(error_code="held_for_review")
+    run.units.filter(status="skipped").update(error_code="parent_not_translated")
+    row = " ".join(
+        strip_tags(row_of(admin_client.get(reverse(INDEX)).content.decode(), run)).split()
+    )
+    assert "1 held for review" in row
+    skipped = run.units.filter(status="skipped").count()
+    assert f"{skipped} skipped behind a parent that could not be written" in row

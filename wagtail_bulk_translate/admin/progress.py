@@ -30,6 +30,8 @@ class ProgressAnnotations(TypedDict):
 
     n_units: int
     n_characters: int
+    n_held: int
+    n_behind_parent: int
 
 
 # A run of a queryset ``annotate_progress`` went through (a name for type checking only).
@@ -44,6 +46,8 @@ def annotate_progress(runs: QuerySet[Run]) -> QuerySet[AnnotatedRun]:
     return runs.annotate(
         n_units=Count("units"),
         n_characters=Coalesce(Sum("units__billed_characters"), 0),
+        n_held=Count("units", filter=Q(units__error_code=ErrorCode.HELD_FOR_REVIEW)),
+        n_behind_parent=Count("units", filter=Q(units__error_code=ErrorCode.PARENT_NOT_TRANSLATED)),
         **per_status,
     )
 
@@ -54,11 +58,21 @@ class Progress:
     counts: dict[str, int]
     enumeration_done: bool
     billed_characters: int = 0
+    # Written as drafts for review / skipped because their parent page could not be written.
+    held: int = 0
+    behind_parent: int = 0
 
     @classmethod
     def from_annotated(cls, run: AnnotatedRun) -> Progress:
         counts = {status: getattr(run, f"n_{status}", 0) for status in UnitStatus.values}
-        return cls(run.status, counts, run.enumeration_done, run.n_characters)
+        return cls(
+            run.status,
+            counts,
+            run.enumeration_done,
+            run.n_characters,
+            held=getattr(run, "n_held", 0),
+            behind_parent=getattr(run, "n_behind_parent", 0),
+        )
 
     @property
     def total(self) -> int:

@@ -65,8 +65,13 @@ def test_editor_adds_terms_and_imports_a_csv(editor_page, live_site, screenshot)
 
     page.set_input_files("#id_file", csv_file(GOOD_CSV))
     page.locator("[data-bt-import-submit]").click()
-    page.wait_for_url(re.compile(r"/admin/bulk-translate/glossary/$"))
+    # Checked on upload, written in the background by the worker: the result page reloads
+    # itself until the import is done.
+    page.wait_for_url(re.compile(r"/admin/bulk-translate/glossary/import/\d+/$"))
+    expect(page.locator('[data-bt-import-status="succeeded"]')).to_be_visible(timeout=120_000)
     expect(page.get_by_text("2 terms added, 0 updated, 2 translations written")).to_be_visible()
+    page.get_by_role("link", name="Back to the glossary").click()
+    page.wait_for_url(re.compile(r"/admin/bulk-translate/glossary/$"))
     expect(table.locator("tr", has_text="hedge trimmer")).to_contain_text("fr: taille-haie")
     expect(table.locator("tr", has_text="Wagtail")).to_contain_text("Never translated")
     screenshot(page, "glossary_terms")

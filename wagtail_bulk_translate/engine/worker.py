@@ -49,6 +49,11 @@ from .write import write_unit
 
 logger = logging.getLogger(__name__)
 
+# A worker task reconnects after a lost database connection and retries this many times at
+# most (each reconnect waits for the database up to connections.RECONNECT_WAIT_SECONDS): two
+# restarts can fall within one claim. More, and the task fails (the janitor starts another).
+RECONNECTS_PER_TASK = 3
+
 
 @dataclass(frozen=True)
 class WorkerOutcome:
@@ -122,7 +127,7 @@ def process_run(run_id: int, time_budget: float | None = None) -> WorkerOutcome:
     run = Run.objects.select_related("source_locale", "created_by").get(pk=run_id)
     translator = build_translator(run.translator_class, run.translator_options)
     processed = 0
-    reconnected = False
+    reconnects = 0
     while time.monotonic() < deadline:
         token = None
         try:
@@ -137,12 +142,11 @@ def process_run(run_id: int, time_budget: float | None = None) -> WorkerOutcome:
             claims.release_claim(token)
             return WorkerOutcome(processed, more_work=False)
         except DatabaseError as err:
-            if reconnected or not is_connection_lost(err):
+            if reconnects >= RECONNECTS_PER_TASK or not is_connection_lost(err):
                 raise
-            reconnected = True  # one retry per outage: a second loss in a row fails the task
+            reconnects += 1
             resume_after_lost_connection(run_id, token, err)
             continue
-        reconnected = False
         processed += len(units)
         if claim.transient_failures:
             return WorkerOutcome(processed, more_work=False)

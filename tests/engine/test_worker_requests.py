@@ -77,3 +77,28 @@ def test_claims_grow_only_up_to_their_cap(start, task_queue, deep_tree, conf, fa
     sizes = [len(r.texts) for r in fake_deepl.translate_requests()]
     assert max(sizes) <= 8 * 4  # eight articles' texts at most (four each)
     assert len(sizes) >= math.ceil(63 / 8)  # the 63 pages, eight at most per claim
+
+
+def test_a_growing_claim_never_takes_a_unit_isolated_after_a_crash(
+    start, task_queue, deep_tree, conf
+):
+    """A unit back from a dead worker carries a claim limit; a claim that grows leaves it to a
+    claim of its own size."""
+    from wagtail_bulk_translate.engine import claims
+    from wagtail_bulk_translate.engine.coordinator import coordinate
+
+    conf(UNITS_PER_CLAIM=4)
+    run = start(scope=deep_tree, source_locale="en", target_locales=["fr"])
+    while not coordinate(run.pk).done:
+        pass
+    isolated = run.units.order_by("position")[10]
+    run.units.filter(pk=isolated.pk).update(claim_limit=1)
+
+    token, first = claims.claim_units(run.pk, 4)
+    grown: list = []
+    for _ in range(30):
+        _token, more = claims.claim_units(run.pk, 4, token=token)
+        grown += more
+    assert isolated.pk not in {u.pk for u in [*first, *grown]}
+    assert len(first) + len(grown) == run.units.count() - 1
+    assert claims.claim_units(run.pk, 4)[1] == [run.units.get(pk=isolated.pk)]

@@ -67,14 +67,18 @@ def claim_units(run_id: int, limit: int, token: str | None = None) -> tuple[str,
 
     Units that came back from a dead worker bring their own, smaller limit, and are not
     rounded up to whole objects. With ``token`` (a claim of this worker's) the units join that
-    claim, under its lease: only the newly claimed units are returned.
+    claim, under its lease: only the newly claimed units are returned, and never one of those
+    (they must stay in claims no larger than their limit).
     """
+    joining = token is not None
     token = token or str(uuid.uuid4())
     with transaction.atomic():
         if not Run.objects.filter(pk=run_id, status=RunStatus.RUNNING).exists():
             return token, []
         recover_expired_leases(Unit.objects.filter(run_id=run_id))
         candidates = Unit.objects.filter(run_id=run_id).filter(READY)
+        if joining:
+            candidates = candidates.filter(claim_limit__isnull=True)
         rows = list(
             candidates.order_by("position", "target_locale_id")
             .select_for_update(skip_locked=True)

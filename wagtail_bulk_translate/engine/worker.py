@@ -136,7 +136,7 @@ def process_run(run_id: int, time_budget: float | None = None) -> WorkerOutcome:
                 break
             claim = Claim(run, token)
             with LeaseKeeper(token):
-                process_claim(claim, translator, units, deadline)
+                processed += process_claim(claim, translator, units, deadline)
         except ClaimAborted:
             assert token is not None  # raised by process_claim only
             claims.release_claim(token)
@@ -147,7 +147,6 @@ def process_run(run_id: int, time_budget: float | None = None) -> WorkerOutcome:
             reconnects += 1
             resume_after_lost_connection(run_id, token, err)
             continue
-        processed += len(units)
         if claim.transient_failures:
             return WorkerOutcome(processed, more_work=False)
     else:
@@ -167,7 +166,7 @@ def resume_after_lost_connection(run_id: int, token: str | None, err: DatabaseEr
 
 def process_claim(
     claim: Claim, translator: BulkTranslator, units: list[Unit], deadline: float | None = None
-) -> None:
+) -> int:
     """Take a claim through the steps, sending its texts in requests as full as the translator
     allows and writing its objects parents first.
 
@@ -176,7 +175,7 @@ def process_claim(
     held back while the claim can grow (:func:`grow_claim`) to fill it; each unit is written as
     soon as its texts are in and its parent page in the claim is written. A child whose
     parent is in another worker's claim waits for it at write time (its texts are paid for and
-    kept either way).
+    kept either way). Returns how many units the claim held in the end.
     """
     objects: list[ObjectWork] = []
     add_to_claim(claim, translator, objects, units)
@@ -189,6 +188,7 @@ def process_claim(
         add_to_claim(claim, translator, objects, more)
     send_texts(claim, translator, objects, hold_tails=False)
     write_ready_units(claim, objects, final=True)
+    return sum(len(obj.units) for obj in objects)
 
 
 def add_to_claim(

@@ -16,7 +16,8 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)  ## Migrate, seed and translate the demo site end to end (SQLite, pseudo translator)
 	$(MANAGE) demo $(DEMO_ARGS)
 
-# The worker of the task backend the sandbox settings pick (TASK_BACKEND=db, the default, or rq).
+# The worker of the task backend the sandbox settings pick (TASK_BACKEND=db, the default, or rq),
+# started again by scripts/supervise when it exits (a database restart ends a db_worker).
 ifeq ($(TASK_BACKEND),rq)
 WORKER := $(MANAGE) rqworker --with-scheduler bulk_translate default
 else
@@ -29,7 +30,7 @@ serve: $(STAMP)  ## The site and its admin on http://localhost:$(PORT)/admin/ (a
 	$(MANAGE) migrate --verbosity 0
 	$(MANAGE) seed_demo
 	$(MANAGE) demo_sites --port $(PORT)
-	export PORT=$(PORT); $(WORKER) & \
+	export PORT=$(PORT); scripts/supervise $(WORKER) & \
 	  trap 'kill $$!' EXIT INT TERM; $(MANAGE) runserver 0.0.0.0:$(PORT)
 
 test: $(STAMP)  ## The whole suite on SQLite (set DATABASE_URL for PostgreSQL)

@@ -85,7 +85,10 @@ TEMPLATES = [
 
 def database_from_environment() -> dict:
     if os.environ.get("DATABASE_URL"):
-        return dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=0)
+        # A connection the server dropped (a restart) is replaced at the next request or task.
+        return dj_database_url.parse(
+            os.environ["DATABASE_URL"], conn_max_age=0, conn_health_checks=True
+        )
     return {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": os.environ.get("SQLITE_PATH", str(SANDBOX_DIR / "db.sqlite3")),

@@ -94,6 +94,11 @@ def admin_connection(base_url: str):
 
 @pytest.fixture
 def crash_env(site_env, tmp_path):
+    return with_crash_settings(site_env, tmp_path)
+
+
+def with_crash_settings(site_env: dict, tmp_path: Path) -> dict:
+    """The sandbox on crash-test settings: short leases, a translator that logs what it sends."""
     log = tmp_path / "translator.log"
     log.touch()
     overrides = {

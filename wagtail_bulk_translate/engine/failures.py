@@ -3,7 +3,8 @@
 Quota exhausted or a spending cap reached pauses the run and bad credentials stop it (both
 abort the claim); transient failures (rate limits, timeouts, a busy database, a source edited
 mid-unit) send the unit back to pending with exponential back-off until its attempts run out;
-anything else fails the unit.
+anything else fails the unit. A lost database connection fails nothing: it goes up to the
+worker's loop, which reconnects and gives the claim back (:mod:`.connections`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from ..localize.sources import SourceDeletedError
 from ..models import Unit, UnitStatus
 from . import claims, ledger
 from .claims import Claim
+from .connections import is_connection_lost
 from .finish import stop_run
 from .pauses import pause_for_budget, pause_for_glossary, pause_for_quota
 from .work import UnitWork
@@ -92,6 +94,8 @@ def guard_errors(claim: Claim, works: list[UnitWork], step: Callable[[], None]) 
         stop_run(claim.run.pk, err.code, err.message, release_token=claim.token)
         raise ClaimAborted from err
     except Exception as err:
+        if is_connection_lost(err):
+            raise  # nothing is wrong with the units, and nothing can be recorded on them now
         failure = describe_exception(err)
         if failure.code == ErrorCode.INTERNAL_ERROR:
             logger.exception("Run %s: unexpected error in a unit", claim.run.pk)
@@ -196,7 +200,7 @@ def describe_exception(err: Exception) -> Failure:
         if is_busy_database(err):
             # Lock timeouts, deadlocks, serialization failures: retried for free.
             return Failure(ErrorCode.INTERNAL_ERROR, f"The database was busy ({err}).", True, True)
-        # A lost connection, a missing column: may pass, but counts as an attempt.
+        # A missing column, an out-of-memory server: may pass, but counts as an attempt.
         return Failure(ErrorCode.INTERNAL_ERROR, f"Database error ({err}).", True)
     if isinstance(err, (ConnectionError, TimeoutError)):
         return Failure(

@@ -25,6 +25,7 @@ from django.db import DatabaseError, connection, connections
 
 from ..conf import get_settings
 from . import claims
+from .connections import drop_connection, is_connection_lost
 
 logger = logging.getLogger(__name__)
 
@@ -80,7 +81,9 @@ class LeaseKeeper:
             try:
                 claims.renew_unlocked_leases(self.token)
                 return
-            except DatabaseError:
+            except DatabaseError as err:
+                if is_connection_lost(err):
+                    drop_connection()  # this thread's connection: a new one at the next try
                 if time.monotonic() + delay > deadline:
                     logger.warning(
                         "Could not renew the lease of claim %s", self.token, exc_info=True

@@ -27,6 +27,7 @@ from ..errors import ErrorCode
 from ..localize.strings import valid_markup
 from ..models import Run, SentOutcome, SentText, SpentRequest, Unit, UnitStatus
 from ..translators.base import Spend, Translations
+from .connections import is_connection_lost, reconnect
 from .reservations import text_hash
 from .text_kinds import plain_text
 
@@ -57,14 +58,20 @@ class Billing:
 
 def retry_while_busy(store: Callable[[], T], attempts: int = STORE_ATTEMPTS) -> T:
     """Run ``store`` in its own (nested) transaction, again while the database is busy
-    (locked, deadlock, serialization failure): what it stores must not be lost."""
+    (locked, deadlock, serialization failure) or, outside a transaction, once it is back from
+    a lost connection: what it stores must not be lost."""
     for attempt in range(1, attempts + 1):
         try:
             with transaction.atomic():
                 return store()
-        except OperationalError:
+        except OperationalError as err:
             if attempt == attempts:
                 raise
+            if is_connection_lost(err) and not transaction.get_connection().in_atomic_block:
+                # The database restarted after the translator answered: what was paid for is
+                # stored once it is back, not sent (and paid) again.
+                reconnect()
+                continue
             logger.info("Database busy storing %s; retry %d", store, attempt)
             time.sleep(min(STORE_BACKOFF_SECONDS * 2 ** (attempt - 1), STORE_BACKOFF_MAX_SECONDS))
     raise AssertionError("unreachable")

@@ -18,13 +18,14 @@ of its own, so no step, however long, loses it to another worker.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import F, Q
 from django.db.models.functions import Now
 from wagtail.models import Page
@@ -36,6 +37,7 @@ from ..translators.base import BulkTranslator
 from ..translators.loading import build_translator
 from . import claims
 from .claims import Claim
+from .connections import is_connection_lost, reconnect
 from .failures import ClaimAborted, guard_errors
 from .finish import next_wakeup, try_finish_run
 from .keepalive import LeaseKeeper
@@ -44,6 +46,13 @@ from .signatures import output_signatures, rule_changes, sign_objects
 from .translate import translate_locale
 from .work import ObjectWork, UnitWork
 from .write import write_unit
+
+logger = logging.getLogger(__name__)
+
+# A worker task reconnects after a lost database connection and retries this many times at
+# most (each reconnect waits for the database up to connections.RECONNECT_WAIT_SECONDS): two
+# restarts can fall within one claim. More, and the task fails (the janitor starts another).
+RECONNECTS_PER_TASK = 3
 
 
 @dataclass(frozen=True)
@@ -118,23 +127,41 @@ def process_run(run_id: int, time_budget: float | None = None) -> WorkerOutcome:
     run = Run.objects.select_related("source_locale", "created_by").get(pk=run_id)
     translator = build_translator(run.translator_class, run.translator_options)
     processed = 0
+    reconnects = 0
     while time.monotonic() < deadline:
-        token, units = claims.claim_units(run_id, conf.UNITS_PER_CLAIM)
-        if not units:
-            break
-        claim = Claim(run, token)
+        token = None
         try:
+            token, units = claims.claim_units(run_id, conf.UNITS_PER_CLAIM)
+            if not units:
+                break
+            claim = Claim(run, token)
             with LeaseKeeper(token):
                 processed += process_claim(claim, translator, units, deadline)
         except ClaimAborted:
+            assert token is not None  # raised by process_claim only
             claims.release_claim(token)
             return WorkerOutcome(processed, more_work=False)
+        except DatabaseError as err:
+            if reconnects >= RECONNECTS_PER_TASK or not is_connection_lost(err):
+                raise
+            reconnects += 1
+            resume_after_lost_connection(run_id, token, err)
+            continue
         if claim.transient_failures:
             return WorkerOutcome(processed, more_work=False)
     else:
         return WorkerOutcome(processed, more_work=True)
     try_finish_run(run_id)
     return WorkerOutcome(processed, more_work=False)
+
+
+def resume_after_lost_connection(run_id: int, token: str | None, err: DatabaseError) -> None:
+    """The database went away mid-claim: once it answers again, the claim's open units go back
+    to pending, their attempt not counted (what was written stays written, fenced by the lease)."""
+    logger.warning("Run %s: database connection lost (%s); reconnecting", run_id, err)
+    reconnect()
+    if token is not None:
+        claims.release_claim(token)
 
 
 def process_claim(

@@ -1,12 +1,12 @@
 """``manage.py demo``: the whole product end to end on the embedded defaults.
 
-Migrates, seeds the demo site, starts real ``db_worker`` processes, runs a canary sample and
-then the full run (publishing what is live in the source), printing progress and a summary.
+Migrates, seeds the demo site, starts real ``db_worker`` processes (started again if they
+exit), runs a canary sample and then the full run (publishing what is live in the source),
+printing progress and a summary.
 """
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -17,6 +17,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from wagtail.models import Locale
 
 from demo.content import LOCALES, ensure_admin_user, ensure_editor_user, seed_demo_content
+from demo.supervisor import Supervisor
 from wagtail_bulk_translate.api import (
     format_summary,
     progress_line,
@@ -56,7 +57,7 @@ class Command(BaseCommand):
         try:
             runs = self.translate(options["canary"], options["timeout"])
         finally:
-            self.stop_workers(workers)
+            workers.stop()
         full = runs[-1]
         if full.status != RunStatus.SUCCEEDED:
             raise CommandError(f"The demo run ended {full.status}; see the summary above.")
@@ -110,26 +111,20 @@ class Command(BaseCommand):
             self.stdout.write(f"    {code}: {per_status}")
         return run
 
-    def start_workers(self, count: int) -> list[subprocess.Popen]:
-        """COUNT workers for translations, and one for Wagtail's own tasks.
+    def start_workers(self, count: int) -> Supervisor:
+        """COUNT workers for translations, and one for Wagtail's own tasks, each started again
+        when it exits (a database restart ends a ``db_worker``).
 
         One worker only for Wagtail's search-index updates: two running the update of one page
         at once race on the index's unique row (an IntegrityError traceback in their log).
         """
         self.stdout.write(f"Starting {count} db_worker process(es) for translations…")
         queues = [*(["bulk_translate"] * count), "default"]
-        return [self.start_worker(queue, f"demo-{n}") for n, queue in enumerate(queues)]
+        return Supervisor(
+            [self.worker_command(queue, f"demo-{n}") for n, queue in enumerate(queues)]
+        ).start()
 
-    def start_worker(self, queue: str, worker_id: str) -> subprocess.Popen:
+    def worker_command(self, queue: str, worker_id: str) -> list[str]:
         command = [sys.executable, str(MANAGE_PY), "db_worker", "--queue-name", queue]
         options = ["--interval", "0.2", "--no-startup-delay", "--no-reload", "--verbosity", "0"]
-        return subprocess.Popen([*command, *options, "--worker-id", worker_id])
-
-    def stop_workers(self, workers: list[subprocess.Popen]) -> None:
-        for worker in workers:
-            worker.terminate()
-        for worker in workers:
-            try:
-                worker.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                worker.kill()
+        return [*command, *options, "--worker-id", worker_id]

@@ -1,0 +1,135 @@
+"""PostgreSQL restarted twice mid-run under supervised ``db_worker`` processes.
+
+A restart drops every connection: an idle ``db_worker`` exits (its loop does not survive it)
+and is started again by the pool, as systemd's ``Restart=always`` would; the plugin's tasks
+reconnect and give their claim back. The run ends ``succeeded``, no unit failed, nothing is
+duplicated or paid twice.
+
+This test stops the machine's PostgreSQL server: it runs on PostgreSQL whatever DATABASE_URL
+says (its own database), once per CI run (the PostgreSQL part; .ci/run deselects it on SQLite).
+The server is started again whatever happens.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import new_database_env, with_crash_settings
+from tests.e2e.helpers import (
+    WorkerPool,
+    assert_run_is_whole,
+    manage,
+    read_translator_log,
+    run_progress,
+    sent_twice,
+    stall_report,
+)
+
+LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
+# Each restart keeps the server down this long: longer than a lease (crash settings: 4 s), so
+# claims are also taken over across it.
+OUTAGE_SECONDS = 8
+# Units ended before the first and the second restart (the run has about 190).
+RESTART_AFTER_ENDED = (25, 90)
+STALL_TIMEOUT = 120
+
+DUPLICATES_REPORT = """
+import json
+from django.db.models import Count
+from wagtail_localize.models import StringTranslation
+from wagtail_bulk_translate.models import Unit
+units = Unit.objects.values("run_id", "object_key", "target_locale_id").annotate(n=Count("pk"))
+strings = StringTranslation.objects.values("translation_of_id", "locale_id", "context_id")
+print(json.dumps({
+    "duplicate_units": units.filter(n__gt=1).count(),
+    "duplicate_string_translations": strings.annotate(n=Count("pk")).filter(n__gt=1).count(),
+    "string_translations": strings.count(),
+}))
+"""
+
+
+@pytest.fixture
+def postgres_env(request, tmp_path, monkeypatch):
+    """Crash-test settings on a brand-new PostgreSQL database (a copy of the session's template
+    when the suite runs on PostgreSQL, else migrated here)."""
+    if os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        yield with_crash_settings(request.getfixturevalue("site_env"), tmp_path)
+        return
+    monkeypatch.setenv("DATABASE_URL", LOCAL_POSTGRES)
+    for env in new_database_env(tmp_path, None):
+        manage(env, "migrate", "--verbosity", "0")
+        yield with_crash_settings(env, tmp_path)
+
+
+def postgres_ctl(action: str) -> None:
+    version = sorted(os.listdir("/etc/postgresql"))[0]
+    subprocess.run(
+        ["pg_ctlcluster", "--skip-systemctl-redirect", version, "main", action],
+        check=True,
+        timeout=120,
+    )
+
+
+def wait_for_postgres(timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while subprocess.run(["pg_isready", "-h", "127.0.0.1", "-q"], check=False).returncode:
+        assert time.monotonic() < deadline, "PostgreSQL did not come back"
+        time.sleep(0.5)
+
+
+def restart_postgres(down_seconds: float) -> None:
+    """Stop the server (fast: every session is cut), keep it down, start it again."""
+    postgres_ctl("stop")
+    try:
+        time.sleep(down_seconds)
+    finally:
+        postgres_ctl("start")
+        wait_for_postgres()
+
+
+def run_with_restarts(env, pool: WorkerPool) -> tuple[dict, int]:
+    """Start a run of the whole site; restart PostgreSQL once RESTART_AFTER_ENDED[i] units have
+    ended; supervise the pool until the run ends. Returns the summary and the restarts done."""
+    manage(env, "bulk_translate", "start", "--all", "--locales", "fr,de,es", "--publish", "mirror")
+    restarts, ended, last_progress = 0, 0, time.monotonic()
+    while time.monotonic() - last_progress < STALL_TIMEOUT:
+        pool.restart_dead()
+        status, now_ended = run_progress(env)
+        if status not in ("pending", "running"):
+            return json.loads(manage(env, "bulk_translate", "status", "--json").stdout), restarts
+        if restarts < len(RESTART_AFTER_ENDED) and now_ended >= RESTART_AFTER_ENDED[restarts]:
+            restart_postgres(OUTAGE_SECONDS)
+            restarts += 1
+            last_progress = time.monotonic()
+        if now_ended > ended:
+            ended, last_progress = now_ended, time.monotonic()
+        time.sleep(0.5)
+    raise AssertionError(f"No unit ended for {STALL_TIMEOUT}s\n" + stall_report(env))
+
+
+def test_postgres_restarted_twice_mid_run_fails_nothing(postgres_env, tmp_path: Path):
+    manage(postgres_env, "seed_demo", "--pages", "50")
+    pool = WorkerPool(postgres_env, size=3)
+    try:
+        summary, restarts = run_with_restarts(postgres_env, pool)
+    finally:
+        pool.stop()
+        wait_for_postgres()  # whatever failed, the server is up for what runs next
+    print(f"{summary['units_total']} units, {pool.deaths} worker exits restarted")  # for -s
+    assert restarts == 2, f"the run ended after {restarts} restart(s): make it longer"
+    assert summary["units_total"] >= 150
+    assert summary["units"]["failed"] == 0, summary
+    assert_run_is_whole(postgres_env, summary)  # succeeded, no duplicate page, tree clean
+    duplicates = json.loads(
+        manage(postgres_env, "shell", "--no-imports", "-c", DUPLICATES_REPORT).stdout
+    )
+    assert duplicates["duplicate_units"] == 0
+    assert duplicates["duplicate_string_translations"] == 0
+    assert duplicates["string_translations"] > 0
+    assert sent_twice(read_translator_log(postgres_env["translator_log"])) == [], "paid twice"

@@ -111,3 +111,16 @@ def test_a_success_clears_the_count(site, start, task_queue, monkeypatch):
     run.refresh_from_db()
     assert run.task_failures == {}
     assert run.enumeration_done
+
+
+def test_a_lost_database_connection_does_not_count(site, start, task_queue, monkeypatch):
+    run = start(scope=site, source_locale="en", target_locales=["fr"])
+
+    def commit_batch(*args):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(coordinator, "commit_batch", commit_batch)
+    tick(run)
+
+    assert run.status in RunStatus.in_progress
+    assert run.task_failures == {}  # the janitor restarts it once its lease lapses

@@ -3,8 +3,9 @@
 Each failure of a run's task (its coordinator, its worker chains, its resumes) is logged with
 its traceback and counted on the run, per task. A success of that task clears its count. After
 ``TASK_MAX_ATTEMPTS`` failures in a row the run ends ``failed`` with the exception's class and
-message; before that, the coordinator's lease is given up with a back-off, so the janitor
-restarts it soon rather than after a whole lease.
+message (a lost database connection does not count: the outage is not the run's); before
+that, the coordinator's lease is given up with a back-off, so the janitor restarts it soon
+rather than after a whole lease.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from django.db.models.functions import Now
 from ..conf import get_settings
 from ..errors import ErrorCode
 from ..models import Run
+from .connections import is_connection_lost
 from .finish import stop_run
 
 logger = logging.getLogger(__name__)
@@ -48,7 +50,8 @@ def ends_run_when_failing(name: str) -> Callable[[Callable[..., Result]], Callab
                 result = function(run_id, *args, **kwargs)
             except Exception as error:
                 logger.exception("Run %s: task %s failed", run_id, name)
-                record_failure(run_id, name, error)
+                if not is_connection_lost(error):  # an outage is not the run's fault
+                    record_failure(run_id, name, error)
                 raise
             clear_failures(run_id, name)
             return result

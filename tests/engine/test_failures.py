@@ -464,3 +464,15 @@ def test_units_handed_back_on_a_busy_database_come_back_though_the_release_meets
     assert unit.attempts == 1  # the busy database was not the unit's fault
     run.refresh_from_db()
     assert run.status == RunStatus.SUCCEEDED
+
+
+def test_a_refusal_message_with_a_nul_byte_is_recorded_without_it(
+    site, begin, task_queue, recording_translator
+):
+    recording_translator.overrides["Story 0"] = flaky(TranslatorError("The model said:\x00 no."), 9)
+    run = begin(locales=FR)
+    task_queue.drain()
+
+    unit = unit_of(run, site.story)
+    assert unit.status == UnitStatus.FAILED
+    assert unit.error_message.startswith("The model said: no.")

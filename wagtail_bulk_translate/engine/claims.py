@@ -251,6 +251,7 @@ def still_held(works: list[UnitWork]) -> list[UnitWork]:
 
 def retry_unit_after(unit: Unit, token: str, delay_seconds: float, code: str, message: str) -> None:
     """Back to pending after a back-off; the attempt counts."""
+    message = storable(message)
     held(unit, token).update(
         status=UnitStatus.PENDING,
         lease_token=None,
@@ -263,6 +264,8 @@ def retry_unit_after(unit: Unit, token: str, delay_seconds: float, code: str, me
 
 def finish_unit(unit: Unit, token: str, status: str, **fields: Any) -> bool:
     """Record a unit's outcome only while this worker still holds its lease (the fence)."""
+    if isinstance(fields.get("error_message"), str):
+        fields["error_message"] = storable(fields["error_message"])
     return bool(
         held(unit, token).update(
             status=status, lease_token=None, lease_expires_at=None, finished_at=Now(), **fields
@@ -273,3 +276,9 @@ def finish_unit(unit: Unit, token: str, status: str, **fields: Any) -> bool:
 def hold_lease(unit: Unit, token: str) -> bool:
     """Lock the unit row for the current transaction if this worker still holds its lease."""
     return held(unit, token).select_for_update().exists()
+
+
+def storable(message: str) -> str:
+    """A message as every database can store it: a translator's words may hold NUL, which
+    PostgreSQL's text refuses (the unit's outcome would be lost with it)."""
+    return message.replace("\x00", "")

@@ -13,6 +13,7 @@ from typing import Any
 from ..glossary.lookup import glossary_entries
 from ..localize.target_writer import can_be_draft
 from ..models import ReviewState, Run, UnitReview
+from .claims import storable
 from .review_checks import Flag, review_flags
 from .work import UnitWork
 
@@ -40,11 +41,11 @@ def held_texts(work: UnitWork) -> list[dict[str, Any]]:
     return [
         {
             "code": held["code"],
-            "message": held["message"],
+            "message": storable(held["message"]),
             "term": None,
             "ratio": None,
             "source": text,
-            "translation": held["answer"],
+            "translation": storable(held["answer"]),
             "held": True,
         }
         for text, held in by_text.items()

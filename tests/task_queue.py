@@ -7,6 +7,19 @@ from wagtail_bulk_translate.compat import DummyBackend, task_backends
 DUMMY_BACKEND = f"{DummyBackend.__module__}.{DummyBackend.__qualname__}"
 
 
+class UnreachableBrokerBackend(DummyBackend):
+    """A task backend whose broker is down: its client raises its own ConnectionError (redis'
+    is no subclass of Python's), as saving a page does when it queues Wagtail's index tasks."""
+
+    def enqueue(self, task, args, kwargs):
+        import redis
+
+        raise redis.exceptions.ConnectionError("Error 111 connecting to 127.0.0.1:6379.")
+
+
+UNREACHABLE_BROKER = f"{__name__}.UnreachableBrokerBackend"
+
+
 class TaskQueue:
     """The DummyBackend's queue, executed in-process in FIFO order on demand.
 

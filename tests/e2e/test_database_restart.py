@@ -12,7 +12,6 @@ The server is started again whatever happens.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import time
@@ -23,12 +22,10 @@ import pytest
 from tests.e2e.conftest import new_database_env, with_crash_settings
 from tests.e2e.helpers import (
     WorkerPool,
+    assert_nothing_duplicated_or_paid_twice,
     assert_run_is_whole,
     manage,
-    read_translator_log,
-    run_progress,
-    sent_twice,
-    stall_report,
+    run_with_outages,
 )
 
 LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
@@ -37,21 +34,6 @@ LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
 OUTAGE_SECONDS = 8
 # Units ended before the first and the second restart (the run has about 190).
 RESTART_AFTER_ENDED = (25, 90)
-STALL_TIMEOUT = 120
-
-DUPLICATES_REPORT = """
-import json
-from django.db.models import Count
-from wagtail_localize.models import StringTranslation
-from wagtail_bulk_translate.models import Unit
-units = Unit.objects.values("run_id", "object_key", "target_locale_id").annotate(n=Count("pk"))
-strings = StringTranslation.objects.values("translation_of_id", "locale_id", "context_id")
-print(json.dumps({
-    "duplicate_units": units.filter(n__gt=1).count(),
-    "duplicate_string_translations": strings.annotate(n=Count("pk")).filter(n__gt=1).count(),
-    "string_translations": strings.count(),
-}))
-"""
 
 
 @pytest.fixture
@@ -93,31 +75,13 @@ def restart_postgres(down_seconds: float) -> None:
         wait_for_postgres()
 
 
-def run_with_restarts(env, pool: WorkerPool) -> tuple[dict, int]:
-    """Start a run of the whole site; restart PostgreSQL once RESTART_AFTER_ENDED[i] units have
-    ended; supervise the pool until the run ends. Returns the summary and the restarts done."""
-    manage(env, "bulk_translate", "start", "--all", "--locales", "fr,de,es", "--publish", "mirror")
-    restarts, ended, last_progress = 0, 0, time.monotonic()
-    while time.monotonic() - last_progress < STALL_TIMEOUT:
-        pool.restart_dead()
-        status, now_ended = run_progress(env)
-        if status not in ("pending", "running"):
-            return json.loads(manage(env, "bulk_translate", "status", "--json").stdout), restarts
-        if restarts < len(RESTART_AFTER_ENDED) and now_ended >= RESTART_AFTER_ENDED[restarts]:
-            restart_postgres(OUTAGE_SECONDS)
-            restarts += 1
-            last_progress = time.monotonic()
-        if now_ended > ended:
-            ended, last_progress = now_ended, time.monotonic()
-        time.sleep(0.5)
-    raise AssertionError(f"No unit ended for {STALL_TIMEOUT}s\n" + stall_report(env))
-
-
 def test_postgres_restarted_twice_mid_run_fails_nothing(postgres_env, tmp_path: Path):
     manage(postgres_env, "seed_demo", "--pages", "50")
     pool = WorkerPool(postgres_env, size=3)
     try:
-        summary, restarts = run_with_restarts(postgres_env, pool)
+        summary, restarts = run_with_outages(
+            postgres_env, pool, lambda: restart_postgres(OUTAGE_SECONDS), RESTART_AFTER_ENDED
+        )
     finally:
         pool.stop()
         wait_for_postgres()  # whatever failed, the server is up for what runs next
@@ -126,10 +90,4 @@ def test_postgres_restarted_twice_mid_run_fails_nothing(postgres_env, tmp_path: 
     assert summary["units_total"] >= 150
     assert summary["units"]["failed"] == 0, summary
     assert_run_is_whole(postgres_env, summary)  # succeeded, no duplicate page, tree clean
-    duplicates = json.loads(
-        manage(postgres_env, "shell", "--no-imports", "-c", DUPLICATES_REPORT).stdout
-    )
-    assert duplicates["duplicate_units"] == 0
-    assert duplicates["duplicate_string_translations"] == 0
-    assert duplicates["string_translations"] > 0
-    assert sent_twice(read_translator_log(postgres_env["translator_log"])) == [], "paid twice"
+    assert_nothing_duplicated_or_paid_twice(postgres_env)

@@ -11,12 +11,14 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+import redis
 from django.db import OperationalError
 from django.db.models.functions import Now
 from django.utils import timezone
 from wagtail.models import Page
 
 from tests.lookups import counts, unit_of
+from tests.task_queue import UNREACHABLE_BROKER
 from wagtail_bulk_translate import api as controls
 from wagtail_bulk_translate import schedule, tasks
 from wagtail_bulk_translate.engine import claims, failures, finish, ledger
@@ -117,6 +119,18 @@ def test_transient_errors_are_classified_as_retryable(error):
     assert failure.transient
     assert failure.code
     assert failure.message
+
+
+def test_an_error_raised_while_queueing_a_task_is_the_task_queue_and_is_retried(settings):
+    settings.TASKS = {"default": {"BACKEND": UNREACHABLE_BROKER}}
+    with pytest.raises(redis.exceptions.ConnectionError) as caught:
+        tasks.process_units.enqueue(1)
+
+    failure = failures.describe_exception(caught.value)
+
+    assert failure.transient
+    assert "task queue could not be reached" in failure.message
+    assert not failures.describe_exception(redis.exceptions.ConnectionError("a bug")).transient
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from tests import factories as f
 from tests.factories import subtree
+from tests.task_queue import UNREACHABLE_BROKER
 from wagtail_bulk_translate import tasks
 from wagtail_bulk_translate.engine import coordinator
 from wagtail_bulk_translate.models import Run, RunStatus, UnitStatus
@@ -124,3 +125,21 @@ def test_a_lost_database_connection_does_not_count(site, start, task_queue, monk
 
     assert run.status in RunStatus.in_progress
     assert run.task_failures == {}  # the janitor restarts it once its lease lapses
+
+
+def test_a_task_queue_that_cannot_be_reached_does_not_count(
+    site, start, task_queue, settings, monkeypatch
+):
+    import redis
+
+    run = start(scope=site, source_locale="en", target_locales=["fr"])
+    settings.TASKS = {"default": {"BACKEND": UNREACHABLE_BROKER}}
+    # Saving an object queues Wagtail's index tasks: with the broker down, the save raises.
+    monkeypatch.setattr(coordinator, "commit_batch", lambda *args: tasks.process_units.enqueue(1))
+
+    with pytest.raises(redis.exceptions.ConnectionError):
+        tasks.coordinate_run.func(run.pk)
+
+    run.refresh_from_db()
+    assert run.status in RunStatus.in_progress
+    assert run.task_failures == {}

@@ -2,9 +2,10 @@
 
 Quota exhausted or a spending cap reached pauses the run and bad credentials stop it (both
 abort the claim); transient failures (rate limits, timeouts, a busy database, a source edited
-mid-unit) send the unit back to pending with exponential back-off until its attempts run out;
-anything else fails the unit. A lost database connection fails nothing: it goes up to the
-worker's loop, which reconnects and gives the claim back (:mod:`.connections`).
+mid-unit, the task queue unreachable) send the unit back to pending with exponential back-off
+until its attempts run out; anything else fails the unit. A lost database connection fails
+nothing: it goes up to the worker's loop, which reconnects and gives the claim back
+(:mod:`.connections`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from ..errors import (
 from ..localize.sources import SourceDeletedError
 from ..models import Unit, UnitStatus
 from . import claims, ledger
+from .broker import raised_while_queueing
 from .claims import Claim
 from .connections import is_connection_lost
 from .finish import stop_run
@@ -202,6 +204,13 @@ def describe_exception(err: Exception) -> Failure:
             return Failure(ErrorCode.INTERNAL_ERROR, f"The database was busy ({err}).", True, True)
         # A missing column, an out-of-memory server: may pass, but counts as an attempt.
         return Failure(ErrorCode.INTERNAL_ERROR, f"Database error ({err}).", True)
+    if raised_while_queueing(err):
+        # Before the translator's errors: the broker's client raises ConnectionError too.
+        return Failure(
+            ErrorCode.INTERNAL_ERROR,
+            f"The task queue could not be reached while the object was saved ({err}).",
+            True,
+        )
     if isinstance(err, (ConnectionError, TimeoutError)):
         return Failure(
             ErrorCode.TRANSLATOR_ERROR, f"The translator could not be reached ({err}).", True

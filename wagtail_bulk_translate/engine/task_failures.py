@@ -3,7 +3,8 @@
 Each failure of a run's task (its coordinator, its worker chains, its resumes) is logged with
 its traceback and counted on the run, per task. A success of that task clears its count. After
 ``TASK_MAX_ATTEMPTS`` failures in a row the run ends ``failed`` with the exception's class and
-message (a lost database connection does not count: the outage is not the run's); before
+message (a lost database connection, or a task queue that could not be reached, does not
+count: the outage is not the run's); before
 that, the coordinator's lease is given up with a back-off, so the janitor restarts it soon
 rather than after a whole lease.
 """
@@ -23,6 +24,7 @@ from django.db.models.functions import Now
 from ..conf import get_settings
 from ..errors import ErrorCode
 from ..models import Run
+from .broker import raised_while_queueing
 from .connections import is_connection_lost
 from .finish import stop_run
 
@@ -50,7 +52,7 @@ def ends_run_when_failing(name: str) -> Callable[[Callable[..., Result]], Callab
                 result = function(run_id, *args, **kwargs)
             except Exception as error:
                 logger.exception("Run %s: task %s failed", run_id, name)
-                if not is_connection_lost(error):  # an outage is not the run's fault
+                if not is_outage(error):
                     record_failure(run_id, name, error)
                 raise
             clear_failures(run_id, name)
@@ -59,6 +61,12 @@ def ends_run_when_failing(name: str) -> Callable[[Callable[..., Result]], Callab
         return wrapper
 
     return decorate
+
+
+def is_outage(error: BaseException) -> bool:
+    """The database or the task queue was unreachable: not the run's fault, and the task's next
+    try (the janitor's) finds them back."""
+    return is_connection_lost(error) or raised_while_queueing(error)
 
 
 def describe(error: BaseException) -> str:

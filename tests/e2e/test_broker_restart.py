@@ -1,0 +1,129 @@
+"""Redis restarted twice mid-run under supervised ``rqworker`` processes.
+
+The machine's Redis keeps nothing on disk (``--save "" --appendonly no``, as many caches do): a
+restart loses every queued job, the janitor's chain and its guards with them, and cuts every
+worker's connection. A worker that loses Redis exits and is started again by the pool, as
+systemd's ``Restart=always`` would. What the broker lost is rebuilt from the unit table: the
+janitor's chain is re-armed by the first status read that finds its lease lapsed (an editor on
+the run page, ``bulk_translate status``, or ``bulk_translate_janitor`` from cron, which this test
+runs as cron would), then it returns expired claims and queues the worker chains the run is
+missing. The run ends ``succeeded``, no unit failed, nothing is duplicated or paid twice.
+
+This test restarts the machine's Redis: it runs once per CI run, in the RQ part.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+
+import pytest
+
+from tests.e2e.conftest import with_crash_settings
+from tests.e2e.helpers import (
+    MANAGE,
+    ROOT,
+    WorkerPool,
+    assert_nothing_duplicated_or_paid_twice,
+    assert_run_is_whole,
+    manage,
+    run_with_outages,
+)
+from tests.e2e.rq_workers import claimed_redis_db, rq_worker_args
+
+pytestmark = pytest.mark.rq
+
+REDIS = ["redis-cli", "-h", "127.0.0.1", "-p", "6379"]
+START_REDIS = ["redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "--port", "6379",
+               "--save", "", "--appendonly", "no"]  # fmt: skip
+# Each restart keeps Redis down longer than a lease (crash settings: 4 s).
+OUTAGE_SECONDS = 6
+# Units ended before the first and the second restart (the run has about 110).
+RESTART_AFTER_ENDED = (15, 55)
+# How often the test's "cron" runs the janitor command, as an operator's crontab would
+# (every minute in production; often here, so the test does not wait a minute per outage).
+CRON_SECONDS = 10
+
+
+def redis_is_up() -> bool:
+    return subprocess.run([*REDIS, "ping"], capture_output=True, check=False).returncode == 0
+
+
+def wait_for_redis(timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not redis_is_up():
+        assert time.monotonic() < deadline, "Redis did not come back"
+        time.sleep(0.2)
+
+
+def restart_redis(down_seconds: float) -> None:
+    """Shut Redis down without saving (every job is gone), keep it down, start it again."""
+    subprocess.run([*REDIS, "shutdown", "nosave"], capture_output=True, check=False, timeout=30)
+    try:
+        deadline = time.monotonic() + 30
+        while redis_is_up():
+            assert time.monotonic() < deadline, "Redis did not shut down"
+            time.sleep(0.2)
+        time.sleep(down_seconds)
+    finally:
+        if not redis_is_up():
+            subprocess.run(START_REDIS, check=True, timeout=30)
+        wait_for_redis()
+
+
+class CronPool(WorkerPool):
+    """RQ workers under a supervisor, and ``bulk_translate_janitor`` every CRON_SECONDS."""
+
+    def __init__(self, env: dict, size: int) -> None:
+        super().__init__(env, size, command=rq_worker_args)
+        self.cron_due = time.monotonic() + CRON_SECONDS
+        self.cron: subprocess.Popen | None = None
+
+    def restart_dead(self) -> None:
+        super().restart_dead()
+        if time.monotonic() >= self.cron_due and (
+            self.cron is None or self.cron.poll() is not None
+        ):
+            self.cron = subprocess.Popen(
+                [*MANAGE, "bulk_translate_janitor"],
+                env=self.env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )  # fmt: skip
+            self.cron_due = time.monotonic() + CRON_SECONDS
+
+    def stop(self) -> None:
+        super().stop()
+        if self.cron is not None:
+            self.cron.wait(timeout=120)
+
+
+FAILED_UNITS = """
+from wagtail_bulk_translate.models import Unit
+for u in Unit.objects.filter(status="failed"):
+    print(u.pk, u.attempts, u.error_code, u.error_message[:300])
+"""
+
+
+def failed_units(env) -> str:
+    return manage(env, "shell", "--no-imports", "-c", FAILED_UNITS).stdout
+
+
+def test_redis_restarted_twice_mid_run_under_rq_workers_fails_nothing(site_env, tmp_path):
+    with claimed_redis_db() as redis_url:
+        env = with_crash_settings(
+            {**site_env, "TASK_BACKEND": "rq", "REDIS_URL": redis_url}, tmp_path
+        )
+        manage(env, "migrate", "--verbosity", "0")
+        manage(env, "seed_demo", "--pages", "30")
+        pool = CronPool(env, size=2)
+        try:
+            summary, restarts = run_with_outages(
+                env, pool, lambda: restart_redis(OUTAGE_SECONDS), RESTART_AFTER_ENDED
+            )
+        finally:
+            pool.stop()
+            wait_for_redis()  # whatever failed, Redis is up for what runs next
+    print(f"{summary['units_total']} units, {pool.deaths} worker exits restarted")  # for -s
+    assert restarts == 2, f"the run ended after {restarts} restart(s): make it longer"
+    assert summary["units"]["failed"] == 0, failed_units(env)
+    assert_run_is_whole(env, summary)  # succeeded, no duplicate page, tree clean
+    assert_nothing_duplicated_or_paid_twice(env)

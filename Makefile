@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 MANAGE := $(BIN)/python sandbox/manage.py
 STAMP := $(VENV)/.installed
 
-.PHONY: demo serve test test-quick test-postgres test-browser test-oldest package-check lint format bench clean
+.PHONY: demo serve test test-quick test-postgres test-browser test-oldest package-check lint format bench faults clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -120,6 +120,13 @@ format: $(STAMP)
 BENCH_ARGS ?=
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks $(BENCH_ARGS)
+
+# The fault campaign: each fault test (random SIGKILLs, PostgreSQL restarts, Redis restarts
+# under RQ) run FAULT_TRIALS times on PostgreSQL, its figures written to
+# benchmarks/results/faults.md. Restarts the machine's PostgreSQL and Redis: not beside a suite.
+FAULT_TRIALS ?= 3
+faults: $(STAMP)
+	$(BIN)/python scripts/fault_campaign.py --trials $(FAULT_TRIALS) $(FAULT_ARGS)
 
 clean:
 	rm -rf $(VENV) $(OLDEST_VENV) $(PACKAGE_VENV) dist sandbox/db.sqlite3*

@@ -5,9 +5,10 @@ restart loses every queued job, the janitor's chain and its guards with them, an
 worker's connection. A worker that loses Redis exits and is started again by the pool, as
 systemd's ``Restart=always`` would. What the broker lost is rebuilt from the unit table: the
 janitor's chain is re-armed by the first status read that finds its lease lapsed (an editor on
-the run page, ``bulk_translate status``, or ``bulk_translate_janitor`` from cron, which this test
-runs as cron would), then it returns expired claims and queues the worker chains the run is
-missing. The run ends ``succeeded``, no unit failed, nothing is duplicated or paid twice.
+the run page, ``bulk_translate status``) or by the janitor sidecar the README advises on such a
+broker (``bulk_translate_janitor --loop``, which this test runs beside the workers); it returns
+expired claims and queues the worker chains the run is missing. The run ends ``succeeded``, no
+unit failed, nothing is duplicated or paid twice.
 
 This test restarts the machine's Redis: it runs once per CI run, in the RQ part.
 """
@@ -20,15 +21,8 @@ import time
 import pytest
 
 from tests.e2e.conftest import with_crash_settings
-from tests.e2e.helpers import (
-    MANAGE,
-    ROOT,
-    WorkerPool,
-    assert_nothing_duplicated_or_paid_twice,
-    assert_run_is_whole,
-    manage,
-    run_with_outages,
-)
+from tests.e2e.faults import assert_nothing_duplicated_or_paid_twice, record_trial, run_with_outages
+from tests.e2e.helpers import MANAGE, ROOT, WorkerPool, assert_run_is_whole, manage
 from tests.e2e.rq_workers import claimed_redis_db, rq_worker_args
 
 pytestmark = pytest.mark.rq
@@ -40,9 +34,9 @@ START_REDIS = ["redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "--p
 OUTAGE_SECONDS = 6
 # Units ended before the first and the second restart (the run has about 110).
 RESTART_AFTER_ENDED = (15, 55)
-# How often the test's "cron" runs the janitor command, as an operator's crontab would
-# (every minute in production; often here, so the test does not wait a minute per outage).
-CRON_SECONDS = 10
+# The janitor sidecar's interval: 60 s in the README; shorter here, so the test does not wait a
+# minute per outage.
+SIDECAR_SECONDS = 10
 
 
 def redis_is_up() -> bool:
@@ -71,29 +65,20 @@ def restart_redis(down_seconds: float) -> None:
         wait_for_redis()
 
 
-class CronPool(WorkerPool):
-    """RQ workers under a supervisor, and ``bulk_translate_janitor`` every CRON_SECONDS."""
+class RQPoolWithSidecar(WorkerPool):
+    """``workers`` rqworkers and the janitor sidecar (``bulk_translate_janitor --loop``) the
+    README advises beside a broker that loses queued tasks, all started again when they exit."""
 
-    def __init__(self, env: dict, size: int) -> None:
-        super().__init__(env, size, command=rq_worker_args)
-        self.cron_due = time.monotonic() + CRON_SECONDS
-        self.cron: subprocess.Popen | None = None
+    def __init__(self, env: dict, workers: int) -> None:
+        super().__init__(env, workers + 1, command=rq_worker_args)
 
-    def restart_dead(self) -> None:
-        super().restart_dead()
-        if time.monotonic() >= self.cron_due and (
-            self.cron is None or self.cron.poll() is not None
-        ):
-            self.cron = subprocess.Popen(
-                [*MANAGE, "bulk_translate_janitor"],
-                env=self.env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            )  # fmt: skip
-            self.cron_due = time.monotonic() + CRON_SECONDS
-
-    def stop(self) -> None:
-        super().stop()
-        if self.cron is not None:
-            self.cron.wait(timeout=120)
+    def spawn(self, index: int) -> subprocess.Popen:
+        if index:
+            return super().spawn(index)
+        return subprocess.Popen(
+            [*MANAGE, "bulk_translate_janitor", "--loop", str(SIDECAR_SECONDS)],
+            env=self.env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
 
 
 FAILED_UNITS = """
@@ -114,7 +99,7 @@ def test_redis_restarted_twice_mid_run_under_rq_workers_fails_nothing(site_env, 
         )
         manage(env, "migrate", "--verbosity", "0")
         manage(env, "seed_demo", "--pages", "30")
-        pool = CronPool(env, size=2)
+        pool, started = RQPoolWithSidecar(env, workers=2), time.monotonic()
         try:
             summary, restarts = run_with_outages(
                 env, pool, lambda: restart_redis(OUTAGE_SECONDS), RESTART_AFTER_ENDED
@@ -122,6 +107,7 @@ def test_redis_restarted_twice_mid_run_under_rq_workers_fails_nothing(site_env, 
         finally:
             pool.stop()
             wait_for_redis()  # whatever failed, Redis is up for what runs next
+    record_trial(env, "Redis restarted twice (RQ)", summary, started)
     print(f"{summary['units_total']} units, {pool.deaths} worker exits restarted")  # for -s
     assert restarts == 2, f"the run ended after {restarts} restart(s): make it longer"
     assert summary["units"]["failed"] == 0, failed_units(env)

@@ -8,10 +8,13 @@ and (for the chosen points) no string sent to the translator twice.
 
 from __future__ import annotations
 
+import os
 import random
+import time
 
 import pytest
 
+from tests.e2e.faults import record_trial, resent_count
 from tests.e2e.helpers import (
     assert_run_is_whole,
     read_translator_log,
@@ -32,8 +35,11 @@ def test_worker_killed_mid_unit(crash_env, crash_at):
 
 
 def test_random_sigkills_with_three_workers(crash_env):
-    chaos = random.Random(20261203)
+    # The fault campaign (`make faults`) gives each trial a seed of its own.
+    chaos = random.Random(int(os.environ.get("WBT_CHAOS_SEED", "20261203")))
+    started = time.monotonic()
     summary, pool = translate_seeded_site(crash_env, pages=60, workers=3, timeout=400, chaos=chaos)
+    record_trial(crash_env, "random SIGKILLs, 3 workers", summary, started)
     assert summary["units_total"] >= 180
     assert pool.deaths >= 3, "the chaos loop must have killed workers"
     assert_run_is_whole(crash_env, summary)
@@ -54,8 +60,3 @@ def in_flight_texts(log: list, killed: set[int]) -> list[tuple[str, str]]:
         for pid, call, locale, text in log
         if pid in killed and call == last_call[pid]
     ]
-
-
-def resent_count(log: list) -> int:
-    """How many texts were sent again (sends beyond the first of each (locale, text))."""
-    return len(log) - len({(locale, text) for _pid, _call, locale, text in log})

@@ -20,13 +20,8 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import new_database_env, with_crash_settings
-from tests.e2e.helpers import (
-    WorkerPool,
-    assert_nothing_duplicated_or_paid_twice,
-    assert_run_is_whole,
-    manage,
-    run_with_outages,
-)
+from tests.e2e.faults import assert_nothing_duplicated_or_paid_twice, record_trial, run_with_outages
+from tests.e2e.helpers import WorkerPool, assert_run_is_whole, manage
 
 LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
 # Each restart keeps the server down this long: longer than a lease (crash settings: 4 s), so
@@ -77,7 +72,7 @@ def restart_postgres(down_seconds: float) -> None:
 
 def test_postgres_restarted_twice_mid_run_fails_nothing(postgres_env, tmp_path: Path):
     manage(postgres_env, "seed_demo", "--pages", "50")
-    pool = WorkerPool(postgres_env, size=3)
+    pool, started = WorkerPool(postgres_env, size=3), time.monotonic()
     try:
         summary, restarts = run_with_outages(
             postgres_env, pool, lambda: restart_postgres(OUTAGE_SECONDS), RESTART_AFTER_ENDED
@@ -85,6 +80,7 @@ def test_postgres_restarted_twice_mid_run_fails_nothing(postgres_env, tmp_path: 
     finally:
         pool.stop()
         wait_for_postgres()  # whatever failed, the server is up for what runs next
+    record_trial(postgres_env, "PostgreSQL restarted twice", summary, started)
     print(f"{summary['units_total']} units, {pool.deaths} worker exits restarted")  # for -s
     assert restarts == 2, f"the run ended after {restarts} restart(s): make it longer"
     assert summary["units_total"] >= 150

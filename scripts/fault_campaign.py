@@ -43,6 +43,11 @@ FAULTS = {
         "tests/e2e/test_database_restart.py",
         POSTGRES_URL,
     ),
+    "cut-off": Fault(
+        "a worker cut off for 3 leases",
+        "tests/e2e/test_worker_cut_off.py",
+        POSTGRES_URL,
+    ),
     "redis": Fault(
         "Redis restarted twice (RQ)",
         "tests/e2e/test_broker_restart.py",

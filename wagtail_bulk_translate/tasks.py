@@ -2,7 +2,9 @@
 
 Each task is registered with :mod:`.schedule`, the only module that enqueues them. Every task of
 a run then checks that the janitor's chain is alive, and re-arms it if it died. On SQLite every
-task's transactions take the write lock when they begin, and wait for it (engine.sqlite_locks).
+task's transactions take the write lock when they begin, and wait for it (engine.sqlite_locks);
+on PostgreSQL a task's transaction left waiting on its worker ends after a lease
+(engine.idle_transactions).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 from . import schedule
 from .compat import task
 from .engine import coordinator, janitor, pauses, worker
+from .engine.idle_transactions import in_bounded_transactions
 from .engine.sqlite_locks import in_writers_wait
 from .engine.task_failures import ends_run_when_failing
 from .glossary import imports as glossary_imports
@@ -41,6 +44,7 @@ def clears_leftovers(func: Callable[..., dict[str, Any]]) -> Callable[..., dict[
 @schedule.register
 @task()
 @in_writers_wait
+@in_bounded_transactions
 @ends_run_when_failing("coordinate_run")
 def coordinate_run(run_id: int, token: str | None = None) -> dict[str, Any]:
     """One coordinator tick; it re-queues itself with its lease token until enumeration ends."""
@@ -52,6 +56,7 @@ def coordinate_run(run_id: int, token: str | None = None) -> dict[str, Any]:
 @schedule.register
 @task()
 @in_writers_wait
+@in_bounded_transactions
 @clears_leftovers
 @ends_run_when_failing("process_units")
 def process_units(run_id: int) -> dict[str, Any]:
@@ -64,6 +69,7 @@ def process_units(run_id: int) -> dict[str, Any]:
 @schedule.register
 @task()
 @in_writers_wait
+@in_bounded_transactions
 @clears_leftovers
 @ends_run_when_failing("retry_after_quota")
 def retry_after_quota(run_id: int) -> dict[str, Any]:
@@ -76,6 +82,7 @@ def retry_after_quota(run_id: int) -> dict[str, Any]:
 @schedule.register
 @task()
 @in_writers_wait
+@in_bounded_transactions
 @clears_leftovers
 @ends_run_when_failing("retry_after_budget")
 def retry_after_budget(run_id: int) -> dict[str, Any]:
@@ -88,6 +95,7 @@ def retry_after_budget(run_id: int) -> dict[str, Any]:
 @schedule.register
 @task()
 @in_writers_wait
+@in_bounded_transactions
 def janitor_sweep(token: str | None = None) -> dict[str, Any]:
     """One janitor sweep; re-queues itself every JANITOR_INTERVAL_SECONDS while runs are active.
     The tasks still queued for runs that ended are removed."""
@@ -99,6 +107,7 @@ def janitor_sweep(token: str | None = None) -> dict[str, Any]:
 @schedule.register
 @task()
 @in_writers_wait
+@in_bounded_transactions
 def janitor_guard() -> dict[str, Any]:
     """Take the janitor's chain over if it died (queued with each lease the chain takes)."""
     return janitor.take_over_if_dead()
@@ -107,6 +116,7 @@ def janitor_guard() -> dict[str, Any]:
 @schedule.register
 @task()
 @in_writers_wait
+@in_bounded_transactions
 def revert_units(run_id: int) -> dict[str, Any]:
     """Revert a run's units for one time budget; re-queues itself until all are done."""
     done = undo.revert_and_continue(run_id)
@@ -124,6 +134,7 @@ def sync_glossaries(attempt: int = 0, check_remote: bool = False) -> dict[str, A
 @schedule.register
 @task()
 @in_writers_wait
+@in_bounded_transactions
 def import_glossary(import_id: int) -> dict[str, Any]:
     """Write the terms of a glossary CSV import (one transaction, up to 50,000 terms)."""
     return {"status": glossary_imports.run_import(import_id)}
@@ -132,6 +143,7 @@ def import_glossary(import_id: int) -> dict[str, Any]:
 @schedule.register
 @task()
 @in_writers_wait
+@in_bounded_transactions
 def dispatch_sync_changes() -> dict[str, Any]:
     """Start automatic runs for the changes whose window has passed (automatic sync)."""
     janitor.keep_janitor_alive()

@@ -18,6 +18,8 @@ import pytest
 from tests.e2e.helpers import manage
 
 HERE = Path(__file__).resolve().parent
+# The fault tests that prove something only on PostgreSQL use it whatever DATABASE_URL says.
+LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
 
 
 def pytest_collection_modifyitems(items):
@@ -90,6 +92,19 @@ def admin_connection(base_url: str):
     import psycopg
 
     return psycopg.connect(database_url(base_url, "postgres"), autocommit=True)
+
+
+@pytest.fixture
+def postgres_env(request, tmp_path, monkeypatch):
+    """Crash-test settings on a brand-new PostgreSQL database (a copy of the session's template
+    when the suite runs on PostgreSQL, else migrated here)."""
+    if os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        yield with_crash_settings(request.getfixturevalue("site_env"), tmp_path)
+        return
+    monkeypatch.setenv("DATABASE_URL", LOCAL_POSTGRES)
+    for env in new_database_env(tmp_path, None):
+        manage(env, "migrate", "--verbosity", "0")
+        yield with_crash_settings(env, tmp_path)
 
 
 @pytest.fixture

@@ -188,9 +188,15 @@ class WorkerPool:
     def __init__(self, env: dict, size: int, command=db_worker_args) -> None:
         self.env = {k: v for k, v in env.items() if k != "translator_log"}
         self.command = command
-        self.workers = [self.spawn(i) for i in range(size)]
+        self.size = size
+        self.workers: list[subprocess.Popen] = []
+        self.spawn_all()
         self.deaths = 0
         self.killed: set[int] = set()  # pids of the workers that died
+
+    def spawn_all(self) -> None:
+        """Start the workers up to ``size`` (after the pool was made bigger)."""
+        self.workers += [self.spawn(i) for i in range(len(self.workers), self.size)]
 
     def spawn(self, index: int) -> subprocess.Popen:
         return subprocess.Popen(

@@ -17,31 +17,14 @@ import subprocess
 import time
 from pathlib import Path
 
-import pytest
-
-from tests.e2e.conftest import new_database_env, with_crash_settings
 from tests.e2e.faults import assert_nothing_duplicated_or_paid_twice, record_trial, run_with_outages
 from tests.e2e.helpers import WorkerPool, assert_run_is_whole, manage
 
-LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
 # Each restart keeps the server down this long: longer than a lease (crash settings: 4 s), so
 # claims are also taken over across it.
 OUTAGE_SECONDS = 8
 # Units ended before the first and the second restart (the run has about 190).
 RESTART_AFTER_ENDED = (25, 90)
-
-
-@pytest.fixture
-def postgres_env(request, tmp_path, monkeypatch):
-    """Crash-test settings on a brand-new PostgreSQL database (a copy of the session's template
-    when the suite runs on PostgreSQL, else migrated here)."""
-    if os.environ.get("DATABASE_URL", "").startswith("postgres"):
-        yield with_crash_settings(request.getfixturevalue("site_env"), tmp_path)
-        return
-    monkeypatch.setenv("DATABASE_URL", LOCAL_POSTGRES)
-    for env in new_database_env(tmp_path, None):
-        manage(env, "migrate", "--verbosity", "0")
-        yield with_crash_settings(env, tmp_path)
 
 
 def postgres_ctl(action: str) -> None:

@@ -8,9 +8,9 @@ Each screen's result (violations by impact, rules passed) is written to a JSON f
 (``AXE_RESULTS``, else a temporary directory); with UPDATE_SCREENSHOTS=1 also to
 ``docs/accessibility/axe-results.json`` and into the table of ``docs/accessibility.md``.
 
-Every screen is checked whole (Wagtail's chrome included): none needs an exclusion today. A
-screen whose Wagtail markup had a known violation would pass ``include`` (the plugin's own
-element) to ``AxeRecorder.check``, and docs/accessibility.md would say why.
+Every screen is checked whole, Wagtail's chrome included, but one: the page editor, where
+Wagtail's own Draftail fields fail two rules, is checked on the plugin's Translations panel and
+its toggle only (``include``); docs/accessibility.md says so.
 """
 
 from __future__ import annotations
@@ -42,6 +42,10 @@ WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 IMPACTS = ("critical", "serious", "moderate", "minor")
 BLOCKING = ("critical", "serious")
 SUPERUSER, SUPERUSER_PASSWORD = "admin", "changeme"
+TRANSLATIONS_PANEL = (
+    '[data-side-panel-toggle="bulk_translate_translations"]',
+    "[data-bt-translations-panel]",
+)
 
 
 def axe_source() -> str:
@@ -53,13 +57,13 @@ def axe_source() -> str:
     return AXE_SCRIPT.read_text()
 
 
-def run_axe(page, include: str | None = None) -> dict[str, Any]:
-    """axe's results for the page (or only for the elements ``include`` selects)."""
+def run_axe(page, include: tuple[str, ...] = ()) -> dict[str, Any]:
+    """axe's results for the page (or only for the elements the ``include`` selectors pick)."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.add_script_tag(content=axe_source())
     return page.evaluate(
         """async ([include, tags]) => {
-            const context = include ? { include: [[include]] } : document;
+            const context = include.length ? { include: include.map((s) => [s]) } : document;
             const results = await axe.run(context, {
                 runOnly: { type: 'tag', values: tags },
                 resultTypes: ['violations'],
@@ -72,7 +76,7 @@ def run_axe(page, include: str | None = None) -> dict[str, Any]:
                 })),
             };
         }""",
-        [include, WCAG_TAGS],
+        [list(include), WCAG_TAGS],
     )
 
 
@@ -105,7 +109,7 @@ class AxeRecorder:
         self.update_docs = update_docs
         self.results: list[ScreenResult] = []
 
-    def check(self, page, screen: str, *, user: str = "editor", include: str | None = None):
+    def check(self, page, screen: str, *, user: str = "editor", include: tuple[str, ...] = ()):
         """Check one screen; fails with its critical and serious violations, if any."""
         page.wait_for_load_state("load")
         found = run_axe(page, include)
@@ -121,7 +125,7 @@ class AxeRecorder:
             screen=screen,
             url=re.sub(r"^https?://[^/]+", "", page.url),
             user=user,
-            scope=include or "document",
+            scope=", ".join(include) or "document",
             violations=counts,
             passes=found["passes"],
             blocking=blocking,
@@ -316,7 +320,10 @@ def test_translations_panel_and_translate_now(editor_page, live_site, axe):
     page = editor_page
     page.goto(live_site.url(f"/admin/pages/{live_site.page_id('Contact')}/edit/"))
     open_translations_panel(page)
-    axe.check(page, "Page editor: Translations panel")
+    # Wagtail's own editor fails two rules (its Draftail fields: a contenteditable without an
+    # accessible name, and the hidden input behind it without a label): only the plugin's
+    # panel and its toggle are checked here; docs/accessibility.md says so.
+    axe.check(page, "Page editor: Translations panel", include=TRANSLATIONS_PANEL)
     page.locator("[data-bt-translations-panel]:visible").get_by_role(
         "link", name="Translate now"
     ).first.click()
@@ -342,6 +349,7 @@ def test_bulk_action_forms(editor_page, live_site, axe):
     page.goto(live_site.url(f"/admin/bulk/demo/category/translate/?{ids}"))
     expect(page.get_by_label("Start with a canary")).to_be_visible()
     axe.check(page, "Bulk action: translate snippets")
+    page.get_by_label("German").check()
     page.get_by_role("button", name="Check what it will translate").click()
     expect(page.get_by_text("Before you start")).to_be_visible()
     axe.check(page, "Bulk action: preflight")

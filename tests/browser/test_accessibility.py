@@ -233,6 +233,11 @@ def test_listing_new_run_preflight_run_page_and_dashboard(editor_page, other_pag
         axe.check(other_page, "Dashboard panel")
         other_page.goto(live_site.url("/admin/bulk-translate/"))
         expect(other_page.locator(f'tr[data-bt-run="{run_id}"]')).to_be_visible()
+        # Each run's status is told in words, not by the badge's colour alone.
+        badges = other_page.locator("[data-bt-status]")
+        expect(badges.first).to_be_visible()
+        for badge in badges.all():
+            assert badge.inner_text().strip(), badge.evaluate("el => el.outerHTML")
         axe.check(other_page, "Runs listing, a run in flight")
         other_page.goto(live_site.url(f"/admin/bulk-translate/{run_id}/cancel/"))
         axe.check(other_page, "Cancel confirmation")

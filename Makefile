@@ -51,8 +51,13 @@ test-postgres: $(STAMP)
 
 # The admin in a real browser: Playwright drives /usr/bin/chromium (CHROMIUM=... overrides;
 # `apt-get install chromium`, no browser download) against a live server and a real worker.
-test-browser: $(STAMP)
+# The accessibility tests inject axe-core, a pinned devDependency of package.json, from npm.
+test-browser: $(STAMP) node_modules/axe-core/axe.min.js
 	$(BIN)/pytest -m browser $(PYTEST_ARGS)
+
+node_modules/axe-core/axe.min.js: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
 
 # The oldest supported pair, in its own virtualenv (`make test` keeps the newest pair): Python
 # 3.11, Django 5.2 LTS (the tasks API from the django-tasks backport) and Wagtail 7.4 LTS, which

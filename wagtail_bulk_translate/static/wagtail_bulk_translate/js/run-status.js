@@ -10,6 +10,7 @@
  * Markup hooks (inside the controller's element):
  *   [data-bt-progress] / [data-bt-progress-bar]   the progress bar
  *   [data-bt-status]                              the status tag (data-bt-run-status = raw value)
+ *   [data-bt-live], [data-bt-status-text]         the polite live region (kept in place) and its status
  *   [data-bt-count="<unit status>"]               unit counts
  *   [data-bt-outcome="<key>"]                     held for review, skips by why
  *   [data-bt-if-count="<unit status>"]            shown only while that count is not 0
@@ -92,6 +93,7 @@
           el.hidden = !data.units[status];
         });
       });
+      this.setText('[data-bt-status-text]', data.status_label);
       this.all('[data-bt-status]').forEach((el) => {
         el.textContent = data.status_label;
         el.dataset.btRunStatus = data.status;
@@ -134,12 +136,24 @@
         const html = new DOMParser().parseFromString(await response.text(), 'text/html');
         const report = html.querySelector(`[data-bt-run="${this.element.dataset.btRun}"]`);
         if (!report) throw new Error('no report in the page');
-        this.element.replaceWith(document.importNode(report, true));
+        const fresh = document.importNode(report, true);
+        this.keepLiveRegion(fresh);
+        this.element.replaceWith(fresh);
       } catch (error) {
         this.all('[data-bt-finished-notice]').forEach((el) => {
           el.hidden = false;
         });
       }
+    }
+
+    // A live region a screen reader has seen must be updated, not replaced, for its change to
+    // be announced: the report's copy gives its content to the region already in the page.
+    keepLiveRegion(fresh) {
+      const live = this.element.querySelector('[data-bt-live]');
+      const slot = fresh.querySelector('[data-bt-live]');
+      if (!live || !slot) return;
+      live.replaceChildren(...slot.childNodes);
+      slot.replaceWith(live);
     }
 
     renderProgress(data) {

@@ -16,10 +16,13 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)  ## Migrate, seed and translate the demo site end to end (SQLite, pseudo translator)
 	$(MANAGE) demo $(DEMO_ARGS)
 
-# The worker of the task backend the sandbox settings pick (TASK_BACKEND=db, the default, or rq),
+# The worker of the task backend the sandbox settings pick (TASK_BACKEND=db, the default, rq or
+# celery),
 # started again by scripts/supervise when it exits (a database restart ends a db_worker).
 ifeq ($(TASK_BACKEND),rq)
 WORKER := $(MANAGE) rqworker --with-scheduler bulk_translate default
+else ifeq ($(TASK_BACKEND),celery)
+WORKER := env PYTHONPATH=sandbox $(BIN)/celery -A sandbox worker -Q celery,bulk_translate --pool solo
 else
 WORKER := $(MANAGE) db_worker --queue-name '*'
 endif

@@ -15,7 +15,7 @@ class WagtailBulkTranslateAppConfig(AppConfig):
         from . import tasks  # noqa: F401
         from .admin import bulk_action_visibility
         from .admin.translations_panel import side_panel
-        from .conf import checks, deployment_checks  # noqa: F401
+        from .conf import celery_checks, checks, deployment_checks  # noqa: F401
         from .glossary import changes  # noqa: F401 (records house style changes)
         from .sync import receivers
 

@@ -165,8 +165,24 @@ elif task_backend == "rq":
     TASKS = {
         "default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": task_queues},
     }
+elif task_backend == "celery":
+    # Celery workers on RabbitMQ (CELERY_BROKER_URL): `celery -A sandbox worker -Q
+    # celery,bulk_translate` (Django's "default" queue is Celery's own default, "celery").
+    CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "amqp://guest:guest@127.0.0.1:5672//")
+    # A task is acknowledged once it ran, and a worker reserves one at a time: a killed worker's
+    # task goes back to the queue, not lost with the worker's prefetch.
+    CELERY_TASK_ACKS_LATE = True
+    CELERY_TASK_REJECT_ON_WORKER_LOST = True
+    CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+    TASKS = {
+        "default": {
+            "BACKEND": "django_tasks_celery.CeleryBackend",
+            "QUEUES": task_queues,
+            "OPTIONS": {"CELERY_APP": "sandbox.celery.app"},
+        },
+    }
 else:
-    raise ValueError(f"TASK_BACKEND must be 'db' or 'rq', not {task_backend!r}")
+    raise ValueError(f"TASK_BACKEND must be 'db', 'rq' or 'celery', not {task_backend!r}")
 
 WAGTAILLOCALIZE_MACHINE_TRANSLATOR = {
     "CLASS": "wagtail_bulk_translate.translators.pseudo.PseudoTranslator",

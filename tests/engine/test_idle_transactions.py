@@ -12,7 +12,7 @@ from django.db import connection, transaction
 
 from wagtail_bulk_translate.engine.idle_transactions import idle_transactions_bounded
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 
 def session_timeout() -> str | None:

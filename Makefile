@@ -129,9 +129,11 @@ BENCH_ARGS ?=
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks $(BENCH_ARGS)
 
-# The fault campaign: each fault test (random SIGKILLs, PostgreSQL restarts, Redis restarts
-# under RQ) run FAULT_TRIALS times on PostgreSQL, its figures written to
-# benchmarks/results/faults.md. Restarts the machine's PostgreSQL and Redis: not beside a suite.
+# The fault campaign: each fault test (random SIGKILLs of db_workers and of Celery workers,
+# PostgreSQL restarts, a worker cut off from the network, Redis restarts under RQ, RabbitMQ
+# restarts under Celery) run FAULT_TRIALS times on PostgreSQL, its figures written to
+# benchmarks/results/faults.md (FAULT_ARGS="--fault redis" picks faults). Restarts the machine's
+# PostgreSQL, Redis and RabbitMQ: not beside a test suite.
 FAULT_TRIALS ?= 3
 faults: $(STAMP)
 	$(BIN)/python scripts/fault_campaign.py --trials $(FAULT_TRIALS) $(FAULT_ARGS)

@@ -50,7 +50,17 @@ FAULTS = {
     ),
     "redis": Fault(
         "Redis restarted twice (RQ)",
-        "tests/e2e/test_broker_restart.py",
+        "tests/e2e/test_broker_restart.py::test_redis_restarted_twice_mid_run_under_rq_workers_fails_nothing",
+        POSTGRES_URL,
+    ),
+    "rabbitmq": Fault(
+        "RabbitMQ restarted twice (Celery)",
+        "tests/e2e/test_broker_restart.py::test_rabbitmq_restarted_twice_mid_run_under_celery_workers_fails_nothing",
+        POSTGRES_URL,
+    ),
+    "celery-sigkill": Fault(
+        "random SIGKILLs, 3 Celery workers",
+        "tests/e2e/test_celery_worker.py::test_random_sigkills_of_celery_workers_lose_nothing",
         POSTGRES_URL,
     ),
 }

@@ -1,6 +1,6 @@
 """A worker on a network of its own: a Linux network namespace whose link can be cut.
 
-The namespace reaches the host through a veth pair (host 10.213.N.1, namespace 10.213.N.2).
+The namespace reaches the host through a veth pair (two host addresses, one namespace address).
 Services that listen on 127.0.0.1 only (the machine's PostgreSQL) are reached through a small
 TCP relay on the host's end of the link. Cutting the link points each end's neighbour entry
 for the other at a MAC address nobody has: frames still leave, and are silently dropped, so
@@ -66,16 +66,22 @@ class Namespace:
         tag = uuid.uuid4().hex[:6]
         self.name = f"wbt-{tag}"
         self.host_link, self.ns_link = f"wbth{tag}", f"wbtn{tag}"
-        subnet = random.randint(1, 250)
-        self.host_ip, self.ns_ip = f"10.213.{subnet}.1", f"10.213.{subnet}.2"
+        subnet, block = random.randint(0, 30) * 8, random.randint(1, 250)
+        # Two host addresses: one per service whose route ``cut_route_to`` can cut alone.
+        self.host_ip, self.ns_ip = (
+            f"10.213.{block}.{subnet + 1}",
+            f"10.213.{block}.{subnet + 2}",
+        )
+        self.second_host_ip = f"10.213.{block}.{subnet + 3}"
 
     def create(self) -> None:
         ip("netns", "add", self.name)
         ip("link", "add", self.host_link, "type", "veth", "peer", "name", self.ns_link)
         ip("link", "set", self.ns_link, "netns", self.name)
-        ip("addr", "add", f"{self.host_ip}/30", "dev", self.host_link)
+        ip("addr", "add", f"{self.host_ip}/29", "dev", self.host_link)
+        ip("addr", "add", f"{self.second_host_ip}/29", "dev", self.host_link)
         ip("link", "set", self.host_link, "up")
-        self.in_ns("ip", "addr", "add", f"{self.ns_ip}/30", "dev", self.ns_link)
+        self.in_ns("ip", "addr", "add", f"{self.ns_ip}/29", "dev", self.ns_link)
         self.in_ns("ip", "link", "set", self.ns_link, "up")
         self.in_ns("ip", "link", "set", "lo", "up")
 
@@ -107,19 +113,33 @@ class Namespace:
         ip("neigh", "del", self.ns_ip, "dev", self.host_link)
         self.in_ns("ip", "neigh", "del", self.host_ip, "dev", self.ns_link)
 
+    def cut_route_to(self, host_ip: str) -> None:
+        """Drop what the namespace sends to ``host_ip`` only (its other links stay up)."""
+        self.in_ns("ip", "neigh", "replace", host_ip, "lladdr", NOBODY, "dev", self.ns_link,
+                   "nud", "permanent")  # fmt: skip
+
+    def restore_route_to(self, host_ip: str) -> None:
+        self.in_ns("ip", "neigh", "del", host_ip, "dev", self.ns_link)
+
     def delete(self) -> None:
         subprocess.run(["ip", "link", "del", self.host_link], capture_output=True, check=False)
         subprocess.run(["ip", "netns", "del", self.name], capture_output=True, check=False)
 
 
 @contextmanager
-def namespace_with_relay(target: tuple[str, int]):
-    """A new namespace and a relay on its host end to ``target``; yields (namespace, port)."""
+def namespace_with_relay(target: tuple[str, int], second: tuple[str, int] | None = None):
+    """A new namespace and a relay on its host end to ``target``; yields (namespace, port).
+
+    With ``second``, a relay to it on the second host address too: yields (namespace, port,
+    second port)."""
     namespace = Namespace()
     namespace.create()
-    relay = Relay((namespace.host_ip, 0), target)
+    relays = [Relay((namespace.host_ip, 0), target)]
+    if second is not None:
+        relays.append(Relay((namespace.second_host_ip, 0), second))
     try:
-        yield namespace, relay.port
+        yield (namespace, *(relay.port for relay in relays))
     finally:
-        relay.close()
+        for relay in relays:
+            relay.close()
         namespace.delete()

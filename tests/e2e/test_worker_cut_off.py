@@ -27,6 +27,7 @@ from tests.e2e.helpers import (
     ROOT,
     WorkerPool,
     assert_run_is_whole,
+    assert_site_translated,
     db_worker_args,
     manage,
     read_translator_log,
@@ -35,6 +36,7 @@ from tests.e2e.helpers import (
     stall_report,
 )
 from tests.e2e.netns import namespace_with_relay
+from tests.fake_deepl import FakeDeepL
 
 LEASE_SECONDS = 4  # the crash settings' lease
 CUT_SECONDS = 3 * LEASE_SECONDS
@@ -194,3 +196,44 @@ def test_worker_cut_off_from_the_database_for_three_leases(postgres_env):
         assert cut_worker.poll() is None, "the cut-off worker exited"
     assert again["status"] == "succeeded", again
     assert tasks_started_by_cut_worker(env, restored_at) > 0
+
+
+def address(url: str) -> tuple[str, int]:
+    parts = urlsplit(url)
+    return parts.hostname or "127.0.0.1", parts.port or 80
+
+
+def with_deepl(env: dict, server_url: str) -> dict:
+    """The crash settings with DeepL's fake as the translator: short timeouts, one retry (and a
+    lease longer than a call with them, as system check E014 requires)."""
+    overrides = json.loads(env["WBT_SETTINGS"]) | {"LEASE_SECONDS": 12}
+    overrides["TRANSLATOR"] = {
+        "CLASS": "wagtail_bulk_translate.translators.deepl.DeepLTranslator",
+        "OPTIONS": {"SERVER_URL": server_url, "TIMEOUT": 2, "RETRIES": 1},
+    }
+    return {**env, "WBT_SETTINGS": json.dumps(overrides), "DEEPL_AUTH_KEY": "cut-off-key"}
+
+
+RETRIED_UNITS = "SELECT COUNT(*) FROM wagtail_bulk_translate_unit WHERE error_message LIKE %s"
+
+
+def test_worker_cut_off_from_the_translator_backs_off_and_finishes(postgres_env):
+    manage(postgres_env, "seed_demo", "--pages", "12")
+    database = address(postgres_env["DATABASE_URL"])
+    with FakeDeepL() as deepl, namespace_with_relay(database, address(deepl.url)) as relays:
+        ns, db_port, deepl_port = relays
+        env = with_deepl(postgres_env, f"http://{ns.second_host_ip}:{deepl_port}")
+        with worker_in(ns, env, db_port) as worker:
+            manage(env, "bulk_translate", "start", "--all", "--locales", "fr,de",
+                   "--publish", "mirror")  # fmt: skip
+            wait_until(lambda: deepl.translate_requests(), "a first request to DeepL", env)
+            ns.cut_route_to(ns.second_host_ip)
+            # Cut until units went back to pending after a translator timeout, then restored.
+            wait_until(lambda: query(env, RETRIED_UNITS, "%retrying%")[0] > 0, "a back-off", env)
+            ns.restore_route_to(ns.second_host_ip)
+            summary = supervise_until_done(env, WorkerPool(env, size=0))
+            assert worker.poll() is None, "the worker exited"
+    assert summary["status"] == "succeeded", summary
+    assert summary["units"]["failed"] == 0, summary
+    assert_nothing_duplicated(env)
+    assert_site_translated(env, ("fr", "de"))

@@ -45,7 +45,7 @@ FAULTS = {
     ),
     "cut-off": Fault(
         "a worker cut off for 3 leases",
-        "tests/e2e/test_worker_cut_off.py",
+        "tests/e2e/test_worker_cut_off.py::test_worker_cut_off_from_the_database_for_three_leases",
         POSTGRES_URL,
     ),
     "redis": Fault(

@@ -26,6 +26,11 @@ from tests.e2e.helpers import (
     start_whole_site_run,
     wait_for_run,
 )
+from tests.e2e.overlaps import (
+    assert_each_pair_translated_once,
+    start_two_runs_at_once,
+    wait_for_runs,
+)
 
 pytestmark = pytest.mark.celery
 
@@ -62,3 +67,16 @@ def test_random_sigkills_of_celery_workers_lose_nothing(site_env, tmp_path):
     assert_nothing_duplicated(env)
     log = read_translator_log(env["translator_log"])
     assert sent_twice(log, killed=pool.killed) == []
+
+
+def test_two_runs_started_at_once_on_celery_translate_each_pair_once(site_env, tmp_path):
+    with own_vhost() as broker:
+        env = with_crash_settings(celery_env(site_env, broker), tmp_path)
+        manage(env, "seed_demo", "--pages", "30")
+        pool = WorkerPool(env, size=3, command=celery_worker_args)
+        try:
+            start_two_runs_at_once(env)
+            report = wait_for_runs(env, timeout=600)
+        finally:
+            pool.stop()
+    assert_each_pair_translated_once(env, report)

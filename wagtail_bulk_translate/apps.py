@@ -1,10 +1,11 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class WagtailBulkTranslateAppConfig(AppConfig):
     name = "wagtail_bulk_translate"
     label = "wagtail_bulk_translate"
-    verbose_name = "Wagtail bulk translate"
+    verbose_name = _("Wagtail bulk translate")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

@@ -63,6 +63,12 @@ def run_axe(page, include: tuple[str, ...] = ()) -> dict[str, Any]:
         page.add_script_tag(content=axe_source())
     return page.evaluate(
         """async ([include, tags]) => {
+            // Wagtail's messages fade in: axe measures contrast once they are opaque, not midway.
+            const ending = document.getAnimations().filter(
+                (a) => a.playState === 'running' && a.effect?.target?.closest?.('.messages')
+            );
+            const settled = Promise.all(ending.map((a) => a.finished.catch(() => null)));
+            await Promise.race([settled, new Promise((done) => setTimeout(done, 3000))]);
             const context = include.length ? { include: include.map((s) => [s]) } : document;
             const results = await axe.run(context, {
                 runOnly: { type: 'tag', values: tags },

@@ -51,7 +51,10 @@ def test_listing_dashboard_and_run_page_follow_a_run(
     notes = live_site.page_id("Field notes")
     live_site.hold_file.touch()  # workers wait in the translator until it is removed
     try:
-        start_from_new_run_form(page, live_site, f"pages={notes}", locale="French", canary=None)
+        # Refresh: the run translates (and so waits) though another test translated the page.
+        start_from_new_run_form(
+            page, live_site, f"pages={notes}&mode=refresh", locale="French", canary=None
+        )
         page.get_by_role("button", name="Start the run").click()
         page.wait_for_url(RUN_PAGE)
         run_id = run_id_of(page)

@@ -28,12 +28,18 @@ GlossaryTranslation.objects.update_or_create(
 """
 
 
-def flagged_run(live_site) -> tuple[int, int]:
-    """A publishing run of one page into French, its title a glossary term: (run, unit)."""
+def flagged_page_id(live_site) -> int:
+    """The English page whose title the glossary flags (the same one each time)."""
     [(page_id,)] = live_site.query(
         "SELECT p.id FROM wagtailcore_page p JOIN wagtailcore_locale l ON p.locale_id = l.id "
         "WHERE l.language_code = 'en' AND p.depth > 3 ORDER BY p.path DESC LIMIT 1"
     )
+    return page_id
+
+
+def flagged_run(live_site) -> tuple[int, int]:
+    """A publishing run of one page into French, its title a glossary term: (run, unit)."""
+    page_id = flagged_page_id(live_site)
     manage(live_site.env, "shell", "-c", ADD_TERM.format(page_id=page_id, target=TARGET_TERM))
     manage(
         live_site.env,
@@ -108,5 +114,6 @@ def test_editor_corrects_the_term_and_translates_again_in_one_flow(
         "SELECT t.target_term FROM wagtail_bulk_translate_glossarytranslation t "
         "JOIN wagtail_bulk_translate_glossaryterm g ON g.id = t.term_id "
         "JOIN wagtailcore_locale l ON l.id = t.target_locale_id WHERE l.language_code = 'fr' "
-        "AND g.id = (SELECT MAX(id) FROM wagtail_bulk_translate_glossaryterm)"
+        "AND g.source_term = (SELECT title FROM wagtailcore_page WHERE id = ?)",
+        flagged_page_id(live_site),
     ) == [("CorrectedTerm",)]

@@ -64,7 +64,7 @@ def test_a_changed_never_translate_term_is_flagged_with_its_counts():
 
     assert [(f.code, f.term) for f in flags] == [(NEVER_TRANSLATE_CHANGED, "ACME")]
     assert flags[0].message == (
-        "“ACME” must never be translated, but the translation has it 1 time(s) instead of 2."
+        "“ACME” must never be translated, but the translation has it 1 time instead of 2."
     )
 
 

@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models import QuerySet
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from wagtail.models import Locale, Page
 from wagtail.permission_policies import ModelPermissionPolicy
 from wagtail.permission_policies.pages import PagePermissionPolicy
@@ -92,6 +93,36 @@ def check_user_can_translate(
         raise ScopeNotAllowed(refusal(what, run_action) % {"names": ""})
 
 
+# One whole sentence per action that writes content: a translator sees it whole.
+ACTION_REFUSALS = {
+    "revert": gettext_lazy(
+        "You cannot edit %(what)s, so you cannot revert this run, which changes their "
+        "translations%(colon)s. Ask an administrator for edit permission, or an editor who "
+        "can edit them to revert it."
+    ),
+    "resume": gettext_lazy(
+        "You cannot edit %(what)s, so you cannot resume this run, which changes their "
+        "translations%(colon)s. Ask an administrator for edit permission, or an editor who "
+        "can edit them to resume it."
+    ),
+    "retry": gettext_lazy(
+        "You cannot edit %(what)s, so you cannot retry this run, which changes their "
+        "translations%(colon)s. Ask an administrator for edit permission, or an editor who "
+        "can edit them to retry it."
+    ),
+    "promote": gettext_lazy(
+        "You cannot edit %(what)s, so you cannot promote this canary, which changes their "
+        "translations%(colon)s. Ask an administrator for edit permission, or an editor who "
+        "can edit them to promote it."
+    ),
+}
+ANY_ACTION_REFUSAL = gettext_lazy(
+    "You cannot edit %(what)s, so you cannot act on this run, which changes their "
+    "translations%(colon)s. Ask an administrator for edit permission, or an editor who can "
+    "edit them to do it."
+)
+
+
 def refusal(what: str, run_action: str | None) -> str:
     """The refusal's wording; ``%(names)s`` is filled with the titles of the pages (if any)."""
     if run_action is None:
@@ -100,13 +131,9 @@ def refusal(what: str, run_action: str | None) -> str:
             "the selection, or ask an administrator for edit permission."
         )
     else:
-        text = _(
-            "You cannot edit %(what)s, so you cannot %(action)s this run, which changes their "
-            "translations%(colon)s. Ask an administrator for edit permission, or an editor who "
-            "can edit them to %(action)s it."
-        )
+        text = str(ACTION_REFUSALS.get(run_action, ANY_ACTION_REFUSAL))
     colon = ": %(names)s" if what == _("these pages") else ""
-    return text % {"what": what, "action": run_action, "colon": colon}
+    return text % {"what": what, "colon": colon}
 
 
 def uneditable_pages(user: Any, scope: Scope, source_locale: Locale) -> str:

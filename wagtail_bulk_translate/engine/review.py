@@ -67,6 +67,7 @@ def flag_entry(flag: Flag, source: str, translation: str) -> dict[str, Any]:
     return {
         "code": flag.code,
         "message": flag.message,
+        "params": flag.params,
         "term": flag.term,
         "ratio": flag.ratio,
         "source": source,

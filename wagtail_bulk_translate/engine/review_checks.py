@@ -11,18 +11,19 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-
-from django.utils.translation import gettext as _
+from dataclasses import dataclass, field
+from typing import Any
 
 from ..conf import get_settings
 from ..glossary.lookup import GlossaryEntry
 from ..glossary.matching import plain_text, term_pattern
-
-MISSING_TERM = "missing_term"
-NEVER_TRANSLATE_CHANGED = "never_translate_changed"
-UNCHANGED = "unchanged"
-LENGTH_RATIO = "length_ratio"
+from ..models.review_flags import (
+    LENGTH_RATIO,
+    MISSING_TERM,
+    NEVER_TRANSLATE_CHANGED,
+    UNCHANGED,
+    flag_message,
+)
 
 WHITESPACE = re.compile(r"\s+")
 # A whitespace-separated token of letters (in any script), inner hyphens and apostrophes
@@ -35,12 +36,16 @@ PROSE_WORDS = 3
 
 @dataclass(frozen=True)
 class Flag:
-    """Why a translation should be reviewed: a stable code and a readable message."""
+    """Why a translation should be reviewed: a stable code, the values its sentence names."""
 
     code: str
-    message: str
+    params: dict[str, Any] = field(default_factory=dict)
     term: str = ""
     ratio: float | None = None
+
+    @property
+    def message(self) -> str:
+        return flag_message(self.code, self.params)
 
 
 def missing_terms(source: str, translation: str, entries: Iterable[GlossaryEntry]) -> list[Flag]:
@@ -51,14 +56,8 @@ def missing_terms(source: str, translation: str, entries: Iterable[GlossaryEntry
             continue
         target = GlossaryEntry(entry.target, entry.target, entry.case_sensitive)
         if not target.occurs_in(translation):
-            message = _("“%(term)s” should be translated as “%(target)s”, which is missing.")
-            flags.append(
-                Flag(
-                    MISSING_TERM,
-                    message % {"term": entry.source, "target": entry.target},
-                    term=entry.source,
-                )
-            )
+            params = {"term": entry.source, "target": entry.target}
+            flags.append(Flag(MISSING_TERM, params, term=entry.source))
     return flags
 
 
@@ -81,17 +80,8 @@ def changed_never_translate(
         for form, count in forms.items():
             kept = len(term_pattern(form, True).findall(plain_translation))
             if kept < count:
-                message = _(
-                    "“%(term)s” must never be translated, but the translation has it %(kept)d "
-                    "time(s) instead of %(count)d."
-                )
-                flags.append(
-                    Flag(
-                        NEVER_TRANSLATE_CHANGED,
-                        message % {"term": form, "kept": kept, "count": count},
-                        term=form,
-                    )
-                )
+                params = {"term": form, "kept": kept, "count": count}
+                flags.append(Flag(NEVER_TRANSLATE_CHANGED, params, term=form))
     return flags
 
 
@@ -116,7 +106,7 @@ def unchanged_prose(
     kept = [entry for entry in entries if entry.never_translate]
     if normalized(source) != normalized(translation) or not is_prose(source, kept):
         return []
-    return [Flag(UNCHANGED, _("The translation is the source text, unchanged."))]
+    return [Flag(UNCHANGED)]
 
 
 def length_ratio(
@@ -135,17 +125,8 @@ def length_ratio(
     ratio = len(normalized(translation)) / source_length
     if minimum <= ratio <= maximum:
         return []
-    message = _(
-        "The translation is %(ratio).2g times as long as the source (expected between "
-        "%(minimum)g and %(maximum)g)."
-    )
-    return [
-        Flag(
-            LENGTH_RATIO,
-            message % {"ratio": ratio, "minimum": minimum, "maximum": maximum},
-            ratio=round(ratio, 2),
-        )
-    ]
+    params = {"ratio": ratio, "minimum": minimum, "maximum": maximum}
+    return [Flag(LENGTH_RATIO, params, ratio=round(ratio, 2))]
 
 
 def review_flags(

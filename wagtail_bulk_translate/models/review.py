@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from .review_flags import shown_message
 from .units import Unit
 
 
@@ -45,4 +46,9 @@ class UnitReview(models.Model):
 
     @property
     def reasons(self) -> list[str]:
-        return list(dict.fromkeys(flag.get("message", "") for flag in self.flags))
+        return list(dict.fromkeys(shown_message(flag) for flag in self.flags))
+
+    @property
+    def shown_flags(self) -> list[dict]:
+        """The flags, each with its sentence in the reader's language."""
+        return [{**flag, "message": shown_message(flag)} for flag in self.flags]

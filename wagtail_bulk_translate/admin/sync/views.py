@@ -10,7 +10,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views import View
 from wagtail.admin import messages
 from wagtail.admin.ui.tables import Column, TitleColumn
@@ -105,15 +105,24 @@ class SwitchView(ManageRunsRequiredMixin, View):
             runs = api.pause_automatic_translation(request.user)
             messages.success(
                 request,
-                _("All automatic translation is paused (%(n)d run(s) paused). Changes are "
-                  "remembered and translated on resume.") % {"n": runs},
+                ngettext(
+                    "All automatic translation is paused (%(n)d run paused). Changes are "
+                    "remembered and translated on resume.",
+                    "All automatic translation is paused (%(n)d runs paused). Changes are "
+                    "remembered and translated on resume.",
+                    runs,
+                ) % {"n": runs},
             )  # fmt: skip
         else:
             runs = api.resume_automatic_translation(request.user)
             messages.success(
                 request,
-                _("Automatic translation resumed (%(n)d run(s) resumed); remembered changes "
-                  "follow.") % {"n": runs},
+                ngettext(
+                    "Automatic translation resumed (%(n)d run resumed); remembered changes follow.",
+                    "Automatic translation resumed (%(n)d runs resumed); remembered changes "
+                    "follow.",
+                    runs,
+                ) % {"n": runs},
             )  # fmt: skip
 
     def switch_site(self, request: HttpRequest, configuration: SyncConfiguration) -> None:

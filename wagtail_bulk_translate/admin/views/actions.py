@@ -36,7 +36,8 @@ REVERT_SAMPLE = 20
 class RunActionView(ManageRunsRequiredMixin, View):
     action = ""
     log_action = ""
-    past_participle = ""
+    # A whole sentence per action (a translator sees it whole; no verb is spliced in).
+    refused_text = gettext_lazy("%(run)s cannot be changed now: it is %(status)s.")
     # Actions that write or delete content are refused to an editor who could not edit all of
     # the run's scope by hand, as starting the run would have been.
     writes_content = False
@@ -66,9 +67,8 @@ class RunActionView(ManageRunsRequiredMixin, View):
             raise api.RunConfigurationError(str(refusal)) from refusal
 
     def refused_message(self) -> str:
-        return _("%(run)s cannot be %(action)s now: it is %(status)s.") % {
+        return self.refused_text % {
             "run": run_title(self.run),
-            "action": self.past_participle,
             "status": self.run.get_status_display().lower(),
         }
 
@@ -114,7 +114,7 @@ class ConfirmedActionView(RunSubpageMixin, WagtailAdminTemplateMixin, RunActionV
 
 class CancelView(ConfirmedActionView):
     action, log_action = CANCEL, log_actions.CANCELLED
-    past_participle = "cancelled"
+    refused_text = gettext_lazy("%(run)s cannot be cancelled now: it is %(status)s.")
     page_title = gettext_lazy("Cancel")
 
     def confirmation_context(self) -> dict:
@@ -133,7 +133,7 @@ class CancelView(ConfirmedActionView):
 
 class RevertView(ConfirmedActionView):
     action, log_action = REVERT, log_actions.REVERTED
-    past_participle = "reverted"
+    refused_text = gettext_lazy("%(run)s cannot be reverted now: it is %(status)s.")
     page_title = gettext_lazy("Revert")
     writes_content = True
 
@@ -171,7 +171,7 @@ class RevertView(ConfirmedActionView):
 
 class PauseView(RunActionView):
     action, log_action = PAUSE, log_actions.PAUSED
-    past_participle = "paused"
+    refused_text = gettext_lazy("%(run)s cannot be paused now: it is %(status)s.")
 
     def perform(self) -> HttpResponse:
         message = _("Paused by %(user)s.") % {"user": get_user_display_name(self.request.user)}
@@ -185,7 +185,7 @@ class PauseView(RunActionView):
 
 class ResumeView(RunActionView):
     action, log_action = RESUME, log_actions.RESUMED
-    past_participle = "resumed"
+    refused_text = gettext_lazy("%(run)s cannot be resumed now: it is %(status)s.")
     writes_content = True
 
     def perform(self) -> HttpResponse:
@@ -196,7 +196,7 @@ class ResumeView(RunActionView):
 
 class RetryView(RunActionView):
     action, log_action = RETRY, log_actions.RETRIED
-    past_participle = "retried"
+    refused_text = gettext_lazy("%(run)s cannot be retried now: it is %(status)s.")
     writes_content = True
 
     def perform(self) -> HttpResponse:
@@ -220,7 +220,7 @@ class RetryView(RunActionView):
 
 class PromoteView(RunActionView):
     action, log_action = PROMOTE, log_actions.PROMOTED
-    past_participle = "promoted"
+    refused_text = gettext_lazy("%(run)s cannot be promoted now: it is %(status)s.")
     writes_content = True  # the full run is a new run over the canary's whole scope
 
     def refused_message(self) -> str:

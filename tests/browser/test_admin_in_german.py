@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PAGE_TIMEOUT_MS, PASSWORD, RUN_TIMEOUT_MS, USERNAME
+from tests.browser.test_review import flagged_run
 from tests.browser.test_runs import RUN_PAGE
 from tests.e2e.helpers import manage
 
@@ -123,7 +124,17 @@ def test_a_german_editor_reads_no_english_sentence_of_the_plugins(german_page, l
     expect(page.locator("[data-bt-final-report]")).to_be_attached(timeout=RUN_TIMEOUT_MS)
     expect_no_english(page, "Run page, finished")
 
+    # A review flagged by the worker (in English, the site's language) reads in German.
+    flagged, unit_id = flagged_run(live_site)
+    page.goto(live_site.url(f"/admin/bulk-translate/review/?run={flagged}"))
+    expect(page.locator(f'[data-bt-review="{unit_id}"] [data-bt-flag]').first).to_be_visible()
+    expect_no_english(page, "Review queue, a flagged unit")
+    page.locator(f'[data-bt-review="{unit_id}"] [data-bt-review-add-term]').click()
+    expect(page.locator("#id_target_term")).to_be_visible()
+    expect_no_english(page, "Review: add a term")
+
     for path, screen in [
+        (f"/admin/bulk-translate/{flagged}/", "Run page, a flagged unit"),
         ("/admin/bulk-translate/review/", "Review queue"),
         ("/admin/bulk-translate/glossary/", "Glossary"),
         ("/admin/bulk-translate/glossary/import/", "Glossary import"),

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 MANAGE := $(BIN)/python sandbox/manage.py
 STAMP := $(VENV)/.installed
 
-.PHONY: demo serve test test-quick test-postgres test-browser test-oldest package-check lint format bench faults clean
+.PHONY: demo serve test test-quick test-postgres test-browser test-oldest package-check docs lint format bench faults clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -95,9 +95,13 @@ test-oldest: $(OLDEST_STAMP)  ## The suite on the oldest pair (Python 3.11, Djan
 	$(OLDEST_MANAGE) makemigrations --check --dry-run
 	$(OLDEST_BIN)/pytest $(PYTEST_ARGS_OLDEST)
 
+# The documentation site (docs/, mkdocs.yml); tests/test_docs_reference.py keeps the reference true.
+docs: $(STAMP)  ## Build the documentation site into site/ (mkdocs build --strict: no broken link or anchor)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
 # The package as PyPI would get it: build the sdist and the wheel (from the sdist), check their
 # contents and metadata, then install the wheel alone (not editable, no source tree on the path)
-# in a fresh virtualenv and run Django's checks on the README's project there.
+# in a fresh virtualenv and run Django's checks on the install steps' project there.
 PACKAGE_VENV := .venv-package
 PACKAGE_PROJECT := $(PACKAGE_VENV)/project
 IN_PACKAGE_PROJECT := cd $(PACKAGE_PROJECT) && env -u PYTHONPATH -u DJANGO_SETTINGS_MODULE \
@@ -124,7 +128,7 @@ format: $(STAMP)
 	$(BIN)/ruff format . && $(BIN)/ruff check --fix .
 
 # Every performance target measured side by side: `make bench BENCH_ARGS="--pages 200"`.
-# Writes benchmarks/results/latest.json; see README, "Benchmarks".
+# Writes benchmarks/results/latest.json; see docs/benchmarks.md.
 BENCH_ARGS ?=
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks $(BENCH_ARGS)
@@ -139,4 +143,4 @@ faults: $(STAMP)
 	$(BIN)/python scripts/fault_campaign.py --trials $(FAULT_TRIALS) $(FAULT_ARGS)
 
 clean:
-	rm -rf $(VENV) $(OLDEST_VENV) $(PACKAGE_VENV) dist sandbox/db.sqlite3*
+	rm -rf $(VENV) $(OLDEST_VENV) $(PACKAGE_VENV) dist site sandbox/db.sqlite3*

@@ -2,5 +2,5 @@
 
 Each benchmark is a module of this package with a ``run(config) -> list[Result]`` function; the
 runner (``python -m benchmarks``) runs each in its own process against its own database and
-writes ``benchmarks/results/latest.json``. See the README's "Benchmarks" section.
+writes ``benchmarks/results/latest.json``. See docs/benchmarks.md.
 """

@@ -5,8 +5,8 @@
 Seeds a demo site in a temporary SQLite database, translates ``sample`` pages in process (one
 worker's loop, the instant pseudo translator) and prints, per unit: queries and milliseconds of
 each worker step (prepare: load, extract, plan; translate; write), the tables each step reads
-and writes most, and the lines of the plugin that issue the write step's queries. The README's
-"Where the time goes" comes from it.
+and writes most, and the lines of the plugin that issue the write step's queries.
+The "Where the time goes" of docs/benchmarks.md comes from it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The table printed at the end of a run (also pasted into the README)."""
+"""The table printed at the end of a run (also pasted into docs/benchmarks.md)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 Each trial is one pytest run of a fault test with ``WBT_FAULT_RECORD`` set: the test appends
 what its run ended with (see ``tests/e2e/faults.py``). A trial whose test failed or stalled
 before its run ended counts as not succeeded. The table goes to stdout and to
-``benchmarks/results/faults.md`` (the README's "Faults" table is copied from there).
+``benchmarks/results/faults.md`` (docs/how-to/workers-in-production.md copies its table).
 
     python scripts/fault_campaign.py --trials 5 [--fault sigkill --fault redis ...]
 """

@@ -1,8 +1,8 @@
-"""A Wagtail project set up exactly as README.md's "Install in your project" says.
+"""A Wagtail project set up exactly as the install steps (docs/getting-started.md) say.
 
-``wagtail start`` generates the project; the settings and URL code blocks of the README (those
-marked ``<!-- readme-project: NAME -->``) are written into it, and the commands of its marked
-shell blocks are read from there too, so the README and what the tests run cannot drift apart.
+``wagtail start`` generates the project; the settings and URL code blocks of the install steps
+(those marked ``<!-- readme-project: NAME -->``) are written into it, and the commands of its marked
+shell blocks are read from there too, so the steps and what the tests run cannot drift apart.
 Used by ``tests/e2e/test_readme_project.py`` and by ``make package-check`` (which builds the
 project in a fresh virtualenv holding only the built wheel)::
 
@@ -18,7 +18,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+# The install steps live in the docs (README.md links to them); their marked blocks are run here.
+INSTALL_STEPS = Path(__file__).resolve().parent.parent / "docs" / "getting-started.md"
 PROJECT_NAME = "mysite"
 MARKED_BLOCK = re.compile(r"<!-- readme-project: ([\w-]+) -->\n```\w*\n(.*?)\n```", re.DOTALL)
 # `wagtail start`'s urls.py ends with the catch-all the README replaces by its i18n_patterns.
@@ -26,10 +27,13 @@ GENERATED_CATCH_ALL = "urlpatterns = urlpatterns + ["
 
 
 def readme_blocks(name: str) -> list[str]:
-    """The code of the README blocks marked ``readme-project: NAME``, in README order."""
-    blocks = [code for marker, code in MARKED_BLOCK.findall(README.read_text()) if marker == name]
+    """The code of the install steps' blocks marked ``readme-project: NAME``, in their order."""
+    marked = MARKED_BLOCK.findall(INSTALL_STEPS.read_text())
+    blocks = [code for marker, code in marked if marker == name]
     if not blocks:
-        raise LookupError(f"README.md has no code block marked <!-- readme-project: {name} -->")
+        raise LookupError(
+            f"{INSTALL_STEPS} has no code block marked <!-- readme-project: {name} -->"
+        )
     return blocks
 
 
@@ -54,20 +58,24 @@ def start_project(directory: Path, python: str) -> None:
 
 
 def apply_readme(directory: Path, extra_settings: str = "") -> None:
-    """Append the README's settings to the generated settings and swap in its URL patterns."""
+    """Append the install steps' settings to the generated settings and swap in its URL patterns."""
     settings = directory / PROJECT_NAME / "settings" / "base.py"
     added = "\n\n".join(readme_blocks("settings"))
-    settings.write_text(f"{settings.read_text()}\n\n# From README.md\n{added}\n{extra_settings}")
+    settings.write_text(
+        f"{settings.read_text()}\n\n# From docs/getting-started.md\n{added}\n{extra_settings}"
+    )
     urls = directory / PROJECT_NAME / "urls.py"
     generated = urls.read_text()
     if GENERATED_CATCH_ALL not in generated:
-        raise LookupError(f"{urls} no longer ends with {GENERATED_CATCH_ALL!r}: update the README")
+        raise LookupError(
+            f"{urls} no longer ends with {GENERATED_CATCH_ALL!r}: update docs/getting-started.md"
+        )
     kept = generated[: generated.index(GENERATED_CATCH_ALL)]
-    urls.write_text(f"{kept}# From README.md\n{readme_blocks('urls')[0]}\n")
+    urls.write_text(f"{kept}# From docs/getting-started.md\n{readme_blocks('urls')[0]}\n")
 
 
 def build_project(directory: Path, python: str = sys.executable, extra_settings: str = "") -> Path:
-    """A new ``wagtail start`` project in DIRECTORY (which must not exist), set up per README."""
+    """A new ``wagtail start`` project in DIRECTORY (which must not exist), set up per the steps."""
     start_project(directory, python)
     apply_readme(directory, extra_settings)
     return directory

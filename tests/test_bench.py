@@ -1,7 +1,7 @@
 """`make bench` at a tiny size: the runner runs every benchmark and writes latest.json.
 
 Only the JSON's shape is checked, never a timing or whether a target was met: those are
-figures for the README, measured at the default size on an idle machine. The scaling benchmark
+figures for the docs, measured at the default size on an idle machine. The scaling benchmark
 (PostgreSQL, three worker pools) is left out: it needs a server and minutes. The changed-mode
 benchmark starts a real worker process, hence the e2e mark.
 """

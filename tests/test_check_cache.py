@@ -21,7 +21,7 @@ def test_per_process_cache_with_workers_in_other_processes_is_a_warning(settings
 
     assert message.id == "wagtail_bulk_translate.W008"
     assert "LocMemCache" in message.msg
-    assert "DatabaseCache" in message.hint and "README" in message.hint
+    assert "DatabaseCache" in message.hint and "docs/getting-started.md" in message.hint
 
 
 def test_a_shared_cache_is_fine(settings, tmp_path):

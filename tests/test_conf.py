@@ -1,4 +1,4 @@
-"""The WAGTAIL_BULK_TRANSLATE settings dict: declarations, README reference, overrides, cache."""
+"""The WAGTAIL_BULK_TRANSLATE settings dict: declarations, reference page, overrides, cache."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from wagtail_bulk_translate import conf
 from wagtail_bulk_translate.conf import BulkTranslateSettings, get_settings, unknown_setting_keys
 from wagtail_bulk_translate.models import SlugPolicy
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+SETTINGS_REFERENCE = Path(__file__).resolve().parent.parent / "docs" / "reference" / "settings.md"
 
 
 def test_defaults_without_the_setting(settings):
@@ -42,10 +42,10 @@ def test_an_empty_setting_means_defaults(settings, value):
     assert unknown_setting_keys() == set()
 
 
-def test_the_readme_configuration_reference_is_generated_from_the_declarations():
+def test_the_settings_reference_is_generated_from_the_declarations():
     """Regenerate with: python -c 'from wagtail_bulk_translate.conf import reference_table as t;
-    print(t())' (under Django settings) and paste it into README.md's Configuration section."""
-    assert conf.reference_table() in README.read_text()
+    print(t())' (under Django settings) and paste it into docs/reference/settings.md."""
+    assert conf.reference_table() in SETTINGS_REFERENCE.read_text()
 
 
 def test_every_key_declares_a_rule_and_a_meaning():

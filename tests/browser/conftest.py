@@ -31,7 +31,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-# The README's screenshots are rewritten only on request (UPDATE_SCREENSHOTS=1), so a test run
+# The docs' screenshots are rewritten only on request (UPDATE_SCREENSHOTS=1), so a test run
 # leaves the working tree clean; otherwise they go to a temporary directory.
 README_SCREENSHOTS = ROOT / "docs" / "screenshots"
 DEMO_PAGES = 30
@@ -199,7 +199,7 @@ def editor_page(chromium, logged_in_state):
 
 @pytest.fixture(scope="session")
 def screenshot(tmp_path_factory):
-    """``screenshot(page, name)``: saves <name>.png of a main screen (the README's screenshots
+    """``screenshot(page, name)``: saves <name>.png of a main screen (the docs' screenshots
     with UPDATE_SCREENSHOTS=1, else a temporary directory).
 
     Wagtail's admin scrolls inside ``main``, not the document, so a "full page" screenshot

@@ -4,7 +4,7 @@ duplicated or paid twice, and a record of each trial for ``make faults``.
 With ``WBT_FAULT_RECORD`` set to a file, each fault test appends one JSON line per trial (the
 fault, units, failed units, duplicates, texts re-sent, seconds) before it asserts anything, so a
 failed trial is counted too; ``scripts/fault_campaign.py`` runs the tests N times and turns the
-lines into the README's table.
+lines into the table of docs/how-to/workers-in-production.md.
 """
 
 from __future__ import annotations

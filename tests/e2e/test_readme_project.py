@@ -1,6 +1,7 @@
-"""README's "Install in your project", followed word for word on a new ``wagtail start`` site.
+"""The install steps (docs/getting-started.md), followed word for word on a new ``wagtail
+start`` site.
 
-The settings, URLs and commands come from the README's marked blocks (``readme_project``); the
+The settings, URLs and commands come from the install steps' marked blocks (``readme_project``); the
 test adds only what a person would do by hand: a page to translate, and, for step 7, a DeepL
 server (the local fake, pointed to by ``SERVER_URL``: the one line of settings the README does
 not have). The README's workers run as real ``db_worker`` processes, and the translated pages
@@ -142,7 +143,9 @@ def add_deepl_step_settings(project: Path, server_url: str) -> None:
     settings = project / "mysite" / "settings" / "base.py"
     server = f'WAGTAIL_BULK_TRANSLATE["TRANSLATOR"]["OPTIONS"] = {{"SERVER_URL": {server_url!r}}}'
     added = "\n\n".join(readme_blocks("deepl-settings"))
-    settings.write_text(f"{settings.read_text()}\n# From README.md, step 7\n{added}\n{server}\n")
+    settings.write_text(
+        f"{settings.read_text()}\n# From docs/getting-started.md, step 7\n{added}\n{server}\n"
+    )
 
 
 def test_readme_install_steps_give_a_site_translated_under_fr_and_de(project, env, fake_deepl):

@@ -59,7 +59,7 @@ def check_celery(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMes
         checks.Warning(
             f"The Celery task backend lacks what runs rely on: {'; '.join(problems)}.",
             hint="Set CELERY_TASK_ACKS_LATE = True, CELERY_TASK_REJECT_ON_WORKER_LOST = True and "
-            'CELERY_WORKER_PREFETCH_MULTIPLIER = 1 (see the README\'s "Celery").',
+            "CELERY_WORKER_PREFETCH_MULTIPLIER = 1 (see docs/how-to/celery.md).",
             id="wagtail_bulk_translate.W010",
         )
     ]

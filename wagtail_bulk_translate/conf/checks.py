@@ -335,8 +335,8 @@ def check_pseudo_translator(app_configs: Any = None, **kwargs: Any) -> list[chec
             "Runs translate with the pseudo translator (a test double: it writes accented "
             "English, not translations), and DEBUG is off.",
             hint="Set WAGTAIL_BULK_TRANSLATE['TRANSLATOR'] to a real machine translator, e.g. "
-            "{'CLASS': 'wagtail_bulk_translate.translators.deepl.DeepLTranslator'} (see the "
-            "README's DeepL section).",
+            "{'CLASS': 'wagtail_bulk_translate.translators.deepl.DeepLTranslator'} (see "
+            "docs/how-to/deepl.md).",
             id="wagtail_bulk_translate.W006",
         )
     ]

@@ -61,8 +61,8 @@ def sqlite_warnings(databases: dict[str, dict[str, Any]]) -> list[checks.CheckMe
                 checks.Warning(
                     f"SQLite database {alias!r} is not set up for concurrent workers: "
                     f'{"; ".join(problems)}. Units may fail with "database is locked".',
-                    hint=f"Add to DATABASES[{alias!r}]: {SQLITE_README_OPTIONS} (see the "
-                    "README's install section), or use PostgreSQL.",
+                    hint=f"Add to DATABASES[{alias!r}]: {SQLITE_README_OPTIONS} (see "
+                    "docs/getting-started.md), or use PostgreSQL.",
                     id="wagtail_bulk_translate.W007",
                 )
             )
@@ -93,8 +93,8 @@ def check_shared_cache(app_configs: Any = None, **kwargs: Any) -> list[checks.Ch
             "restarts.",
             hint="Configure CACHES['default'] with a cache all processes share, e.g. "
             "django.core.cache.backends.db.DatabaseCache (then `manage.py createcachetable`), "
-            "FileBasedCache on one machine, or Redis/Memcached (see the README's install "
-            "section).",
+            "FileBasedCache on one machine, or Redis/Memcached (see "
+            "docs/getting-started.md).",
             id="wagtail_bulk_translate.W008",
         )
     ]

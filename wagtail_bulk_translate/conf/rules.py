@@ -1,9 +1,9 @@
 """What a value of the ``WAGTAIL_BULK_TRANSLATE`` dict must be: type, range, nested keys.
 
 Each key of the settings dict declares one :class:`Rule` (in settings.py); the system checks ask
-the rule what is wrong with the configured value, and the README's configuration reference
-shows the rule's :meth:`Rule.describe`. A problem names the key, the value and what was
-expected, so ``manage.py check`` says what to write instead.
+the rule what is wrong with the configured value, and the settings reference
+(docs/reference/settings.md) shows the rule's :meth:`Rule.describe`. A problem names the key,
+the value and what was expected, so ``manage.py check`` says what to write instead.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def unknown_key_problem(setting: str, path: str, key: object, known: Iterable[st
         f"{path}[{key!r}]",
         message,
         hint=f"Valid keys of {setting}{path}: {', '.join(known)}. Remove or rename the key "
-        "(see the configuration reference in the README).",
+        "(see the settings reference, docs/reference/settings.md).",
         unknown_key=True,
     )
 

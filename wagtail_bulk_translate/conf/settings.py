@@ -3,8 +3,8 @@
 Every key is optional. Each key is declared once, in :class:`BulkTranslateSettings`: its type,
 its range (a :mod:`~wagtail_bulk_translate.conf.rules` rule), its default and what it does.
 The system checks validate the configured dict against those declarations
-(:func:`setting_problems`), and the README's configuration reference is generated from them
-(:func:`reference_table`; a test keeps the README in sync).
+(:func:`setting_problems`), and the settings reference (docs/reference/settings.md) is
+generated from them (:func:`reference_table`; a test keeps the page in sync).
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ class BulkTranslateSettings:
             '`{"CLASS": "...", "OPTIONS": {...}}` of a wagtail-localize machine translator. '
             "`None` uses `WAGTAILLOCALIZE_MACHINE_TRANSLATOR`, then the pseudo translator (a "
             "test double: a warning outside `DEBUG`). Credentials are never stored on runs "
-            "(see Security in the README).",
+            "(see docs/how-to/security.md).",
         ),
     )
     TASK_BACKEND: str = field(
@@ -188,7 +188,7 @@ class BulkTranslateSettings:
             "preflight counts them) and `cost` (in `CURRENCY`, for translators that report "
             "money); `origins` adds caps counting only the runs of one origin (`admin`, "
             "`command`, `automatic`). A run reaching any cap pauses with `budget_exceeded`. "
-            "Setting it replaces the default (see Budgets in the README).",
+            "Setting it replaces the default (see docs/concepts/budgets.md).",
         ),
     )
     CONFIRM_ABOVE_COST: float | None = field(
@@ -348,7 +348,7 @@ def setting_problems() -> list[Problem]:
 
 
 def reference_table() -> str:
-    """The README's configuration reference, generated from the declarations above."""
+    """The settings reference's table, generated from the declarations above."""
     rows = ["| key | type and range | default | meaning |", "|---|---|---|---|"]
     for spec in key_specs():
         rows.append(f"| `{spec.name}` | {spec.rule.expected()} | `{spec.default!r}` | {spec.doc} |")

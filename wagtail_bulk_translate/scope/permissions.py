@@ -1,6 +1,6 @@
 """Whether the editor a run acts for may write each object of its scope, by Wagtail's own rules.
 
-A run does only what its editor could do by hand (the README's "Permissions"):
+A run does only what its editor could do by hand (docs/concepts/permissions.md):
 
 * the **source**: they could edit it (pages: ``PagePermissionTester.can_edit``; snippets: the
   snippet's permission policy, "change" on that instance; settings: the model's change

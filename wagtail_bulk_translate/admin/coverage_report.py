@@ -20,6 +20,7 @@ from django.http import HttpRequest
 from django.urls import URLPattern, path, reverse
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from wagtail.admin.filters import WagtailFilterSet
 from wagtail.admin.menu import MenuItem
 from wagtail.admin.ui.tables import Column
@@ -187,7 +188,12 @@ class CoverageReportView(ManageRunsRequiredMixin, ReportView):
             return super().get_header_buttons()
         units = sum(row.units_needing_work for row in needing_work)
         button = HeaderButton(
-            _("Translate what is missing or outdated (%(n)s translations)") % {"n": units},
+            ngettext(
+                "Translate what is missing or outdated (%(n)s translation)",
+                "Translate what is missing or outdated (%(n)s translations)",
+                units,
+            )
+            % {"n": units},
             url=self.new_run_url(needing_work),
             icon_name="globe",
             attrs={"data-bt-translate-missing": ""},

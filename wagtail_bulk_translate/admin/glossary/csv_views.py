@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views import View
 from wagtail.admin import messages
 
@@ -69,7 +69,13 @@ class GlossaryImportView(ManageRunsRequiredMixin, View):
         except api.GlossaryImportError as err:
             return self.render(request, form, errors=err.errors, status=400)
         messages.success(
-            request, _("%(rows)d rows checked: importing them.") % {"rows": record.rows}
+            request,
+            ngettext(
+                "%(rows)d row checked: importing it.",
+                "%(rows)d rows checked: importing them.",
+                record.rows,
+            )
+            % {"rows": record.rows},
         )
         return redirect("wagtail_bulk_translate_glossary:import_result", record.pk)
 

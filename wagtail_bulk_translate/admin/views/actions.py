@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views import View
 from wagtail.admin import messages
 from wagtail.admin.utils import get_user_display_name
@@ -124,7 +124,11 @@ class CancelView(ConfirmedActionView):
 
     def perform(self) -> HttpResponse:
         cancelled = api.cancel_run(self.run.pk)
-        message = _("%(run)s cancelled: %(n)d pending units will not be translated.") % {
+        message = ngettext(
+            "%(run)s cancelled: %(n)d pending unit will not be translated.",
+            "%(run)s cancelled: %(n)d pending units will not be translated.",
+            cancelled,
+        ) % {
             "run": run_title(self.run),
             "n": cancelled,
         }
@@ -214,7 +218,9 @@ class RetryView(RunActionView):
                     "another run): try again when it has finished."
                 )
             )
-        message = _("%(n)d failed units queued again.") % {"n": queued}
+        message = ngettext(
+            "%(n)d failed unit queued again.", "%(n)d failed units queued again.", queued
+        ) % {"n": queued}
         return self.done(message, units_queued=queued, **filters)
 
 

@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views import View
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.models import Locale
@@ -61,17 +61,31 @@ class PublishDraftsView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View
         done = publish_drafts(label, source, target, request.user)
         messages.success(
             request,
-            _("Published %(n)d translated drafts of %(model)s in %(locale)s.")
+            ngettext(
+                "Published %(n)d translated draft of %(model)s in %(locale)s.",
+                "Published %(n)d translated drafts of %(model)s in %(locale)s.",
+                done.published,
+            )
             % {"n": done.published, "model": label, "locale": target.get_display_name()},
         )
         if done.not_allowed:
             messages.warning(
                 request,
-                _("%(n)d drafts were left unpublished: you may not publish them.")
+                ngettext(
+                    "%(n)d draft was left unpublished: you may not publish it.",
+                    "%(n)d drafts were left unpublished: you may not publish them.",
+                    done.not_allowed,
+                )
                 % {"n": done.not_allowed},
             )
         if done.left:
             messages.info(
-                request, _("%(n)d more drafts are waiting: publish again.") % {"n": done.left}
+                request,
+                ngettext(
+                    "%(n)d more draft is waiting: publish again.",
+                    "%(n)d more drafts are waiting: publish again.",
+                    done.left,
+                )
+                % {"n": done.left},
             )
         return redirect(self.report_url())

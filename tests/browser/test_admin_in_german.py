@@ -18,8 +18,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PAGE_TIMEOUT_MS, PASSWORD, RUN_TIMEOUT_MS, USERNAME
+from tests.browser.flows import wait_for_run
 from tests.browser.test_review import flagged_run
 from tests.browser.test_runs import RUN_PAGE
+from tests.browser.test_translations_panel import open_translations_panel
 from tests.e2e.helpers import manage
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
@@ -67,8 +69,8 @@ def english_sentences() -> frozenset[str]:
     return frozenset(found)
 
 
-def english_on(page) -> list[str]:
-    text = " ".join(page.locator("main").inner_text().split())
+def english_on(page, within: str = "main") -> list[str]:
+    text = " ".join(" ".join(page.locator(within).all_inner_texts()).split())
     return sorted(sentence for sentence in english_sentences() if sentence in text)
 
 
@@ -91,10 +93,10 @@ def german_page(chromium, live_site):
     context.close()
 
 
-def expect_no_english(page, screen: str) -> None:
+def expect_no_english(page, screen: str, within: str = "main") -> None:
     page.wait_for_load_state("load")
     assert page.locator("html").get_attribute("lang") == "de", screen
-    assert english_on(page) == [], f"{screen} ({page.url}) shows English"
+    assert english_on(page, within) == [], f"{screen} ({page.url}) shows English"
 
 
 def test_the_catalog_yields_sentences_to_look_for():
@@ -147,3 +149,33 @@ def test_a_german_editor_reads_no_english_sentence_of_the_plugins(german_page, l
     ]:
         page.goto(live_site.url(path))
         expect_no_english(page, screen)
+
+
+def test_the_canary_review_bulk_actions_and_translations_panel_speak_german(german_page, live_site):
+    page = german_page
+    about = live_site.page_id("About us")
+    manage(
+        live_site.env,
+        *("bulk_translate", "start", "--page", str(about), "--locales", "de"),
+        *("--mode", "refresh", "--canary", "2"),
+    )
+    canary_id, _status = live_site.latest_run()
+    assert wait_for_run(live_site, canary_id) == "succeeded"
+    page.goto(live_site.url(f"/admin/bulk-translate/{canary_id}/canary/"))
+    expect(page.locator("[data-bt-sample]").first).to_be_attached()
+    expect_no_english(page, "Canary review")
+    page.goto(live_site.url(f"/admin/bulk-translate/{canary_id}/revert/"))
+    expect_no_english(page, "Revert confirmation")
+
+    home, notes = live_site.page_id("Northwind Journal"), live_site.page_id("Field notes")
+    page.goto(
+        live_site.url(
+            f"/admin/bulk/wagtailcore/page/translate/?next=/admin/pages/{home}/&id={notes}"
+        )
+    )
+    expect(page.get_by_label(german("Include descendants"))).to_be_visible()
+    expect_no_english(page, "Bulk action: translate pages")
+
+    page.goto(live_site.url(f"/admin/pages/{live_site.page_id('Contact')}/edit/"))
+    open_translations_panel(page)
+    expect_no_english(page, "Translations panel", within="[data-bt-translations-panel]")

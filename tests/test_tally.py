@@ -17,7 +17,7 @@ from wagtail_bulk_translate.errors import ErrorCode
 from wagtail_bulk_translate.models import Run, RunStatus, RunTally, Unit, UnitStatus
 from wagtail_bulk_translate.models import tally_writes as tally
 from wagtail_bulk_translate.runs import controls
-from wagtail_bulk_translate.translators.loading import build_translator
+from wagtail_bulk_translate.translators.pins import RunTranslators
 
 pytestmark = pytest.mark.django_db
 
@@ -89,7 +89,7 @@ def test_the_tally_follows_a_cancel_while_a_worker_holds_units(
 
     assert controls.cancel_run(run.pk) == 8
     assert_tally_exact(run)
-    translator = build_translator(run.translator_class, run.translator_options)
+    translator = RunTranslators(run)
     process_claim(claims.Claim(run, token), translator, held)
     assert run.unit_counts()[UnitStatus.SUCCEEDED] == 2
     assert_tally_exact(run)

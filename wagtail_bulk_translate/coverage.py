@@ -39,12 +39,12 @@ from wagtail.models import Locale, Page, RevisionMixin
 from .engine.signatures import configured_tool_names
 from .glossary.staleness import RuleChange, changes_by_pair
 from .localize.rule_changes import outdating_changes
-from .localize.strings import is_signed, outdated_strings_of_target
+from .localize.strings import outdated_strings_of_target
+from .localize.tool_names import can_be_outdated
 from .models import Unit
 from .scope.definition import model_label
 from .scope.whole_site import translatable_setting_labels, translatable_snippet_labels
 from .translatable_settings import is_site_setting
-from .translators.loading import build_translator, pinned_translator
 
 
 class CoverageKind(models.TextChoices):
@@ -144,12 +144,8 @@ def rule_changes_by_locale(
 def signed_tool_names(source: Locale, targets: list[Locale]) -> dict[int, str]:
     """{locale id: the tool name today's machine translations are stored with}, for the
     locales into which the configured translator signs its output (none for DeepL)."""
-    try:
-        translator = build_translator(*pinned_translator())
-    except Exception:  # a broken configuration is reported elsewhere; nothing is outdated by it
-        return {}
-    tools = configured_tool_names(translator, source, targets)
-    return {pk: tool for pk, tool in tools.items() if is_signed(tool)}
+    tools = configured_tool_names(source, targets)
+    return {pk: tool for pk, tool in tools.items() if can_be_outdated(tool)}
 
 
 def setting_labels() -> list[str]:

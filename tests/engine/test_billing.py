@@ -33,6 +33,7 @@ from wagtail_bulk_translate.models import (
     UnitStatus,
 )
 from wagtail_bulk_translate.runs.summary import run_summary
+from wagtail_bulk_translate.translators.pins import RunTranslators
 
 pytestmark = pytest.mark.django_db
 
@@ -295,7 +296,7 @@ def test_12_7_refresh_waits_for_a_text_another_worker_of_the_run_is_paying_for(
             run = Run.objects.select_related("source_locale", "created_by").latest("pk")
             token, units = claims.claim_units(run.pk, 2)
             second_worker["claimed"] = len(units)
-            worker.process_claim(claims.Claim(run, token), translator, units)
+            worker.process_claim(claims.Claim(run, token), RunTranslators(run), units)
         return original(translator, source, locale, texts, *rest)
 
     monkeypatch.setattr(translate_step, "call_translator", call_while_a_second_worker_claims)
@@ -349,7 +350,7 @@ def test_12_7_a_claim_waits_in_place_for_a_text_another_worker_is_paying_for(
                 monotonic=clock.monotonic, sleep=first_worker_answers
             )
             try:
-                worker.process_claim(claims.Claim(run, token), translator, units)
+                worker.process_claim(claims.Claim(run, token), RunTranslators(run), units)
             finally:
                 translate_step.time = clock
             second_worker["statuses"] = [

@@ -26,7 +26,7 @@ from wagtail_bulk_translate.errors import (
 )
 from wagtail_bulk_translate.models import Mode, Run, RunStatus, Unit, UnitStatus
 from wagtail_bulk_translate.runs.liveness import seconds_without_worker
-from wagtail_bulk_translate.translators.loading import build_translator
+from wagtail_bulk_translate.translators.pins import RunTranslators
 
 pytestmark = pytest.mark.django_db
 
@@ -98,7 +98,7 @@ def test_cancel_mid_run_cancels_pending_units_and_lets_claimed_ones_finish(
         assert unit.finished_at is not None
 
     # The worker that holds the claim finishes it: its token still fences its writes.
-    translator = build_translator(run.translator_class, run.translator_options)
+    translator = RunTranslators(run)
     worker.process_claim(claims.Claim(run, token), translator, held)
     assert {u.status for u in units_of(run, site.category)} == {UnitStatus.SUCCEEDED}
     assert translated(site.category, "fr") and translated(site.category, "de")

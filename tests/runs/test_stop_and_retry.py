@@ -15,7 +15,7 @@ from wagtail_bulk_translate.engine.worker import process_claim
 from wagtail_bulk_translate.errors import ErrorCode, TranslatorConfigError
 from wagtail_bulk_translate.models import Run, RunStatus, Unit, UnitStatus
 from wagtail_bulk_translate.runs import controls
-from wagtail_bulk_translate.translators.loading import build_translator
+from wagtail_bulk_translate.translators.pins import RunTranslators
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +49,7 @@ def forbidden(text: str) -> str:
 
 def two_workers_hit_the_403(run: Run) -> None:
     """Two workers each hold a claim when the translator starts answering 403."""
-    translator = build_translator(run.translator_class, run.translator_options)
+    translator = RunTranslators(run)
     first = claims.claim_units(run.pk, 2)
     second = claims.claim_units(run.pk, 2)
     assert first[1] and second[1]

@@ -169,6 +169,23 @@ class ListOf(Rule):
 
 
 @dataclass(frozen=True)
+class OneOf(Rule):
+    """A value following any one of ``rules`` (e.g. a name, or a list of names)."""
+
+    rules: tuple[Rule, ...]
+
+    def describe(self) -> str:
+        return " or ".join(rule.describe() for rule in self.rules)
+
+    def accepts(self, value: object) -> bool:
+        return any(rule.accepts(value) for rule in self.rules)
+
+    def nested_problems(self, setting: str, path: str, value: Any) -> list[Problem]:
+        rule = next(rule for rule in self.rules if rule.accepts(value))
+        return rule.nested_problems(setting, path, value)
+
+
+@dataclass(frozen=True)
 class DictOf(Rule):
     """A dict from keys following ``key`` to values following ``value``."""
 

@@ -27,6 +27,7 @@ from ..errors import ErrorCode
 from ..localize.strings import valid_markup
 from ..models import Run, SentOutcome, SentText, SpentRequest, Unit, UnitStatus
 from ..translators.base import Spend, Translations
+from ..translators.pins import pin_for_locale
 from .connections import is_connection_lost, reconnect
 from .reservations import text_hash
 from .text_kinds import plain_text
@@ -128,6 +129,7 @@ def spent_request(
     return SpentRequest(
         run=run,
         locale_id=locale_id,
+        profile=pin_for_locale(run, locale_id).profile,
         request=request,
         calls=spend.requests,
         prompt_tokens=spend.prompt_tokens,
@@ -161,10 +163,12 @@ def unanswered_rows(
 ) -> list[SentText]:
     """One lost request's rows: its texts, sent without an answer."""
     request = uuid.uuid4()
+    profile = pin_for_locale(run, locale_id).profile
     return [
         SentText(
             run=run,
             locale_id=locale_id,
+            profile=profile,
             unit_id=owners.get(text),
             request=request,
             text_hash=text_hash(text),
@@ -204,6 +208,7 @@ def sent_row(
     return SentText(
         run=run,
         locale_id=locale_id,
+        profile=pin_for_locale(run, locale_id).profile,
         unit_id=unit_id,
         request=request,
         text_hash=text_hash(text),

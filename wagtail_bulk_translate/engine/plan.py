@@ -17,7 +17,7 @@ from ..errors import ErrorCode, UnitSkipped
 from ..localize import site_settings
 from ..localize.segments import SourceString
 from ..localize.sources import last_logged_revision, translations_by_locale
-from ..localize.strings import existing_translations, machine_tool_name
+from ..localize.strings import existing_translations
 from ..localize.target_writer import can_be_draft
 from ..models import Mode, PublishPolicy, Run, SlugPolicy, Unit, UnitStatus
 from ..scope.definition import model_label
@@ -32,9 +32,7 @@ DERIVE_SLUG = object()
 
 def plan_units(run: Run, token: str, obj: ObjectWork, works: list[UnitWork]) -> None:
     locale_ids = [w.unit.target_locale_id for w in works]
-    tools = {
-        w.unit.target_locale_id: machine_tool_name(run.translator_class, w.signature) for w in works
-    }
+    tools = {w.unit.target_locale_id: w.tool for w in works}
     changes = {w.unit.target_locale_id: w.rule_changes for w in works}
     existing = existing_translations(obj.strings, locale_ids, tools, changes)
     translations = translations_by_locale(obj.source, locale_ids)

@@ -21,7 +21,6 @@ from wagtail.models import Locale
 from ..budgets import enforcement as budgets
 from ..errors import ErrorCode, TransientTranslatorError, TranslatorError, UnitError
 from ..localize.strings import (
-    machine_tool_name,
     translation_memory,
     upsert_string_translations,
     valid_markup,
@@ -147,7 +146,7 @@ def known_translations(
     units carry both)."""
     memory = ledger.run_memory(run, locale.pk, texts)
     if run.mode == Mode.CHANGED:
-        tool = machine_tool_name(run.translator_class, signature_of(works))
+        tool = tool_of(works)
         changes = works[0].rule_changes if works else None
         memory.update(translation_memory(run.source_locale_id, texts, locale.pk, tool, changes))
     return memory
@@ -284,9 +283,9 @@ def wait_for_other_workers(
             work.done = True
 
 
-def signature_of(works: list[UnitWork]) -> str:
-    """The output signature of a locale's units (one translator, one locale: the same)."""
-    return works[0].signature if works else ""
+def tool_of(works: list[UnitWork]) -> str:
+    """The tool name of a locale's units (one profile, one locale: the same)."""
+    return works[0].tool if works else ""
 
 
 def token_of(work: UnitWork) -> str:
@@ -334,15 +333,12 @@ def persist_translations(
         changes = []
         for work in works:
             values = fresh[id(work)]
-            changes.append(store_machine_strings(run, locale.pk, values, work.signature))
+            changes.append(store_machine_strings(run, locale.pk, values, work.tool))
         return changes
 
     for work, changes in zip(works, ledger.retry_while_busy(store), strict=True):
         work.string_changes = work.string_changes.merged(changes)
 
 
-def store_machine_strings(
-    run: Run, locale_id: int, values: dict, signature: str = ""
-) -> StringChanges:
-    tool = machine_tool_name(run.translator_class, signature)
+def store_machine_strings(run: Run, locale_id: int, values: dict, tool: str) -> StringChanges:
     return upsert_string_translations(values, locale_id, tool=tool, user=run.created_by)

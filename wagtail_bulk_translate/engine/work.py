@@ -42,6 +42,8 @@ class UnitWork:
     source: ObjectWork | None = field(default=None, repr=False, compare=False)
     # The translator's output signature for this locale, kept with what it translates.
     signature: str = ""
+    # The tool name its machine translations are stored with (class, profile, signature).
+    tool: str = ""
     # The pair's glossary and house style changes: what they outdated is translated again.
     rule_changes: PairChanges = field(default_factory=PairChanges)
     # Texts that could not be translated, left in the source language for a person to review:

@@ -33,8 +33,7 @@ from wagtail.models import Page
 from .. import schedule
 from ..conf import get_settings
 from ..models import Run, RunStatus, Unit
-from ..translators.base import BulkTranslator
-from ..translators.loading import build_translator
+from ..translators.pins import RunTranslators
 from . import claims
 from .claims import Claim
 from .connections import is_connection_lost, reconnect
@@ -125,7 +124,7 @@ def process_run(run_id: int, time_budget: float | None = None) -> WorkerOutcome:
     budget = conf.WORKER_TIME_BUDGET_SECONDS if time_budget is None else time_budget
     deadline = time.monotonic() + budget
     run = Run.objects.select_related("source_locale", "created_by").get(pk=run_id)
-    translator = build_translator(run.translator_class, run.translator_options)
+    translators = RunTranslators(run)
     processed = 0
     reconnects = 0
     while time.monotonic() < deadline:
@@ -136,7 +135,7 @@ def process_run(run_id: int, time_budget: float | None = None) -> WorkerOutcome:
                 break
             claim = Claim(run, token)
             with LeaseKeeper(token):
-                processed += process_claim(claim, translator, units, deadline)
+                processed += process_claim(claim, translators, units, deadline)
         except ClaimAborted:
             assert token is not None  # raised by process_claim only
             claims.release_claim(token)
@@ -165,7 +164,7 @@ def resume_after_lost_connection(run_id: int, token: str | None, err: DatabaseEr
 
 
 def process_claim(
-    claim: Claim, translator: BulkTranslator, units: list[Unit], deadline: float | None = None
+    claim: Claim, translators: RunTranslators, units: list[Unit], deadline: float | None = None
 ) -> int:
     """Take a claim through the steps, sending its texts in requests as full as the translator
     allows and writing its objects parents first.
@@ -178,28 +177,28 @@ def process_claim(
     kept either way). Returns how many units the claim held in the end.
     """
     objects: list[ObjectWork] = []
-    add_to_claim(claim, translator, objects, units)
+    add_to_claim(claim, translators, objects, units)
     while True:
-        send_texts(claim, translator, objects, hold_tails=True)
+        send_texts(claim, translators, objects, hold_tails=True)
         write_ready_units(claim, objects)
         more = grow_claim(claim, objects, deadline)
         if not more:
             break
-        add_to_claim(claim, translator, objects, more)
-    send_texts(claim, translator, objects, hold_tails=False)
+        add_to_claim(claim, translators, objects, more)
+    send_texts(claim, translators, objects, hold_tails=False)
     write_ready_units(claim, objects, final=True)
     return sum(len(obj.units) for obj in objects)
 
 
 def add_to_claim(
-    claim: Claim, translator: BulkTranslator, objects: list[ObjectWork], units: list[Unit]
+    claim: Claim, translators: RunTranslators, objects: list[ObjectWork], units: list[Unit]
 ) -> None:
     """Prepare the objects of newly claimed units (signed for their locales) into the claim."""
     run, token = claim.run, claim.token
     added = group_by_object(units)
     locale_ids = {u.target_locale_id for u in units}
     sign_objects(
-        added, output_signatures(run, translator, locale_ids), rule_changes(run, locale_ids)
+        added, output_signatures(run, translators, locale_ids), rule_changes(run, locale_ids)
     )
     for obj in added:
         guard_errors(claim, obj.units, partial(prepare_object, run, token, obj))
@@ -208,11 +207,13 @@ def add_to_claim(
 
 
 def send_texts(
-    claim: Claim, translator: BulkTranslator, objects: list[ObjectWork], *, hold_tails: bool
+    claim: Claim, translators: RunTranslators, objects: list[ObjectWork], *, hold_tails: bool
 ) -> None:
+    """Each locale's texts to the translator of the profile the run pinned for it."""
     open_works = [work for obj in objects for work in obj.open_units()]
-    for works in pending_by_locale(open_works).values():
+    for locale_id, works in pending_by_locale(open_works).items():
         claim.keep_lease()
+        translator = translators.for_locale(locale_id)
         step = partial(translate_locale, claim.run, translator, works, hold_tail=hold_tails)
         guard_errors(claim, works, step)
 

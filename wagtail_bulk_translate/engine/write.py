@@ -174,7 +174,7 @@ def store_copied_strings(run: Run, work: UnitWork) -> None:
     """Store the strings copied rather than translated (non-prose, slug)."""
     with transaction.atomic():
         copied = store_machine_strings(
-            run, work.unit.target_locale_id, work.needs.resolved, work.signature
+            run, work.unit.target_locale_id, work.needs.resolved, work.tool
         )
     work.string_changes = work.string_changes.merged(copied)
 

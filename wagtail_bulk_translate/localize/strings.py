@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 from wagtail_localize.models import StringTranslation
 from wagtail_localize.strings import StringValue, validate_translation_links
@@ -13,6 +13,7 @@ from wagtail_localize.strings import StringValue, validate_translation_links
 from ..glossary.staleness import PairChanges
 from ..revert.state import StringChanges
 from .segments import SourceString
+from .tool_names import is_outdated_tool, outdated_tool_names
 
 # Fields of a StringTranslation a run overwrites, so revert can put them back.
 REVERTIBLE_STRING_FIELDS = (
@@ -24,43 +25,6 @@ REVERTIBLE_STRING_FIELDS = (
     "field_error",
     "updated_at",
 )
-
-
-def machine_tool_name(translator_class: str, signature: str = "") -> str:
-    """The ``tool_name`` a run's machine translations are stored with: the translator's class
-    and, for translators whose output depends on more than the text (a language model's model,
-    prompt and glossary), their output signature. Kept on the StringTranslation itself, so
-    translation memory, the plan and the coverage report see it without a table of ours, and
-    wagtail-localize's editor shows it ("Translated with …")."""
-    name = translator_class.rsplit(".", 1)[-1]
-    return f"{name} (bulk, output {signature[:16]})" if signature else f"{name} (bulk)"
-
-
-def is_signed(tool_name: str) -> bool:
-    return "(bulk, output " in tool_name
-
-
-def outdated_tool_names(current_tool: str) -> Q:
-    """Machine translations by the same translator class under another output signature
-    (nothing, when the current tool has no signature: DeepL, pseudo)."""
-    if not is_signed(current_tool):
-        return Q(pk__in=[])
-    return (
-        Q(translation_type=StringTranslation.TRANSLATION_TYPE_MACHINE)
-        & Q(tool_name__startswith=same_tool_prefix(current_tool))
-        & ~Q(tool_name=current_tool)
-    )
-
-
-def same_tool_prefix(tool_name: str) -> str:
-    """What the tool names of one translator class share, whatever their signature."""
-    return tool_name.split(" (bulk", 1)[0] + " (bulk"
-
-
-def is_outdated_tool(tool_name: str, current_tool: str) -> bool:
-    if not is_signed(current_tool):
-        return False
-    return tool_name.startswith(same_tool_prefix(current_tool)) and tool_name != current_tool
 
 
 def existing_translations(

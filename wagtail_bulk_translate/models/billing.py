@@ -31,6 +31,8 @@ class SentText(models.Model):
         "wagtail_bulk_translate.Run", on_delete=models.CASCADE, related_name="sent_texts"
     )
     locale = models.ForeignKey(Locale, on_delete=models.CASCADE, related_name="+")
+    # The translator profile that was sent the text (budgets and reports count per profile).
+    profile = models.CharField(max_length=40, blank=True, default="")
     # The unit the text was first sent for: its characters count as that unit's.
     unit = models.ForeignKey(
         "wagtail_bulk_translate.Unit", null=True, on_delete=models.SET_NULL, related_name="+"
@@ -70,6 +72,7 @@ class SpentRequest(models.Model):
     )
     locale = models.ForeignKey(Locale, on_delete=models.CASCADE, related_name="+")
     request = models.UUIDField()
+    profile = models.CharField(max_length=40, blank=True, default="")
     # Provider calls behind this request (retries and split batches included).
     calls = models.PositiveIntegerField(default=0)
     prompt_tokens = models.PositiveBigIntegerField(default=0)

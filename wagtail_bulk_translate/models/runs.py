@@ -72,6 +72,10 @@ class Run(models.Model):
     translator_credentials_digest = models.CharField(max_length=64, blank=True)
     translator_changed_at = models.DateTimeField(null=True, blank=True)
     translator_change = models.TextField(blank=True)
+    # Per target locale (keyed by its id): the profile that translates it, pinned when the run
+    # starts ({"profile", "class", "options", "credentials_digest"}: translators.pins). The
+    # fields above hold the first locale's, as runs from before profiles held their only one.
+    locale_translators = models.JSONField(default=dict, blank=True)
 
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

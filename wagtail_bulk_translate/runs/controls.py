@@ -176,6 +176,7 @@ def promote_canary(run_id: int, user: Any = None) -> Run:
             translator_class=canary.translator_class,
             translator_options=canary.translator_options,
             translator_credentials_digest=canary.translator_credentials_digest,
+            locale_translators=canary.locale_translators,
             promoted_from=canary,
             created_by=user,
             **acting_fields(user),

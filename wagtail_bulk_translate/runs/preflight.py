@@ -14,7 +14,7 @@ them; its tokens and cost replace the per-character price (see :mod:`.spend_esti
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -27,7 +27,6 @@ from ..conf import get_settings
 from ..engine.context import text_context
 from ..engine.needs_work import objects_needing_work
 from ..engine.plan import copied_value
-from ..engine.signatures import configured_tool_names
 from ..engine.text_kinds import plain_text
 from ..glossary.outdated import outdated_warnings
 from ..glossary.staleness import pair_changes
@@ -40,10 +39,16 @@ from ..scope.enumeration import ScopedObject, iter_scope
 from ..scope.readiness import Untranslatable, count_unpublished, untranslatable_in_scope
 from ..scope.refusal_counts import count_refusals
 from ..translators.base import Spend, TextContext, Usage
-from ..translators.loading import build_translator, pinned_translator
+from ..translators.profiles import configured_profiles
 from ..translators.pseudo import PseudoTranslator
+from .preflight_profiles import (
+    ProfileEstimate,
+    Routing,
+    profile_estimates,
+    route_targets,
+    total_spend,
+)
 from .spend import money, spend_dict
-from .spend_estimate import estimate_spend
 from .start import refuse_incomplete_configuration, resolve_locale, resolve_targets
 from .summary import translator_name
 
@@ -81,6 +86,10 @@ class Preflight:
     # only publishing them (a run that publishes skips them; drafts are written).
     units_not_permitted: int = 0
     units_not_publishable: int = 0
+    # Per translator profile: its locales, characters and cost (see preflight_profiles).
+    profiles: list[ProfileEstimate] = field(default_factory=list)
+    # {target locale code: the label of the profile that would translate it}.
+    locale_profiles: dict[str, str] = field(default_factory=dict)
 
     @property
     def total_characters(self) -> int:
@@ -88,6 +97,8 @@ class Preflight:
 
     @property
     def estimated_cost(self) -> Decimal:
+        if len(self.profiles) > 1:
+            return sum((profile.cost for profile in self.profiles), Decimal(0))
         if self.spend is not None:
             return money(self.spend.cost)
         cost = self.price_per_million * self.total_characters / Decimal(1_000_000)
@@ -117,6 +128,8 @@ class Preflight:
             "budgets": [budget.as_dict() for budget in self.budgets],
             "units_not_permitted": self.units_not_permitted,
             "units_not_publishable": self.units_not_publishable,
+            "profiles": [profile.as_dict() for profile in self.profiles],
+            "locale_profiles": self.locale_profiles,
             **self.to_send(),
         }
 
@@ -139,20 +152,24 @@ def preflight(
     sample_size: int = DEFAULT_SAMPLE_SIZE,
     origin: str = RunOrigin.ADMIN,
     user: Any = None,
+    translator: str | Mapping[str, str] | None = None,
+    allowed_translators: Iterable[str] | None = None,
 ) -> Preflight:
     """Count and price a run without starting it (raises the errors start_run would).
 
     Locales the translator refuses are listed, not counted; objects that would get no unit
     (a per-site setting with no site in a target locale) cost nothing. With ``user``, the
     units their Wagtail permissions would refuse are counted (None: the system, refused none).
+    ``translator`` and ``allowed_translators`` choose translator profiles as for start_run.
     """
     scope = scope if isinstance(scope, Scope) else Scope.from_json(scope)
     source = resolve_locale(source_locale)
     targets = resolve_targets(target_locales, source)
     validate_scope(scope, source)
     refuse_incomplete_configuration()
-    translator, load_error = load_translator()
-    refused = [t for t in targets if translator and not translator.can_translate(source, t)]
+    choice = {"*": translator} if isinstance(translator, str) else dict(translator or {})
+    routing = route_targets(source, targets, choice, allowed_translators)
+    refused = routing.refused
     targets = [t for t in targets if t not in refused]
     objects = list(iter_scope(scope, source))
     objects_by_model, units_by_model = count_by_model(objects, targets)
@@ -172,7 +189,7 @@ def preflight(
     texts = set(contexts)
     scale = len(with_units) / len(sample) if sample else 0
     strings, characters, billable_texts = {}, {}, {}
-    tools = configured_tool_names(translator, source, targets) if translator else {}
+    tools = routing.tools(source, targets)
     for locale in targets:
         billable = texts
         if mode == Mode.CHANGED:
@@ -199,16 +216,11 @@ def preflight(
         untranslatable=untranslatable_in_scope(scope, source),
         units_needing_work=needing_work,
     )
-    result.translator = translator_name(pinned_translator()[0])
-    if load_error:
-        result.warnings.append(f"The translator cannot be loaded: {load_error}")
-    if translator is not None:
-        result.translator_name = str(translator.display_name)
-        result.writes_fake_text = isinstance(translator, PseudoTranslator)
-        check_translator(result, translator)
-        if hasattr(translator, "glossaries"):
-            result.warnings += outdated_warnings(source.pk, [locale.pk for locale in targets])
-        result.spend = estimate_spend(translator, source, billable_texts, contexts, scale)
+    describe_translators(result, routing, source, targets)
+    result.profiles = profile_estimates(
+        routing, source, billable_texts, characters, contexts, scale
+    )
+    result.spend = total_spend(result.profiles)
     if not result.exact:
         result.warnings.append(
             f"Strings and characters are estimated from {result.sampled_objects} objects."
@@ -279,13 +291,27 @@ def canary_too_large(units_total: int, canary_size: int | None) -> str:
     )
 
 
-def load_translator() -> tuple[Any, str]:
-    """The configured translator, or None and why (a warning here, not a crash)."""
-    class_path, options = pinned_translator()
-    try:
-        return build_translator(class_path, options), ""
-    except Exception as err:
-        return None, str(err)
+def describe_translators(
+    result: Preflight, routing: Routing, source: Locale, targets: list[Locale]
+) -> None:
+    """Name the translators the run would use, with their quota and glossary warnings."""
+    result.warnings += routing.errors
+    translators = list(routing.translators.values())
+    names = dict.fromkeys(translator_name(pin.class_path) for pin in routing.pins.values())
+    result.translator = ", ".join(names)
+    result.translator_name = ", ".join(str(t.display_name) for t in translators)
+    result.writes_fake_text = any(isinstance(t, PseudoTranslator) for t in translators)
+    labels = {p.name: p.label for p in configured_profiles().values()}
+    result.locale_profiles = {
+        t.language_code: labels.get(routing.pins[t.pk].profile, routing.pins[t.pk].profile)
+        for t in targets
+    }
+    check_unsupported(result)
+    for name, translator in routing.translators.items():
+        check_translator(result, translator)
+        served = [t.pk for t in targets if routing.pins[t.pk].profile == name]
+        if hasattr(translator, "glossaries"):
+            result.warnings += outdated_warnings(source.pk, served)
 
 
 def wanted_locales(obj: ScopedObject, targets: list[Locale]) -> set[int]:
@@ -355,15 +381,18 @@ def billed_length(text: str) -> int:
     return len(plain_text(text))
 
 
-def check_translator(result: Preflight, translator: Any) -> None:
+def check_unsupported(result: Preflight) -> None:
     if result.unsupported_locales:
         result.warnings.append(
             "The translator cannot translate into: "
             + ", ".join(result.unsupported_locales)
             + " (left out of the figures above; a run into them is refused)."
         )
+
+
+def check_translator(result: Preflight, translator: Any) -> None:
     try:
-        result.usage = translator.usage()
+        result.usage = result.usage or translator.usage()
     except Exception as err:  # the quota is information here: a failure is a warning
         result.warnings.append(f"The translator's usage could not be read: {err}")
     left = result.usage.remaining if result.usage else None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.db import models, transaction
@@ -16,13 +16,8 @@ from ..scope.definition import Scope, validate_scope
 from ..scope.enumeration import iter_scope
 from ..scope.permissions import acting_fields
 from ..scope.readiness import untranslatable_in_scope
-from ..translators.loading import (
-    TranslatorLoadError,
-    build_translator,
-    configured_translator_problems,
-    pinned_credentials_digest,
-    pinned_translator,
-)
+from ..translators.loading import TranslatorLoadError, configured_translator_problems
+from ..translators.pins import TranslatorPin, choose_pins
 from .audit import log_run_started
 
 
@@ -85,8 +80,15 @@ def start_run(
     user: Any = None,
     estimated_characters: int | None = None,
     origin: str = RunOrigin.ADMIN,
+    translator: str | Mapping[str, str] | None = None,
+    allowed_translators: Iterable[str] | None = None,
 ) -> Run:
     """Validate the request, create the run and queue its coordinator.
+
+    ``translator`` chooses the run's translator profile, for every locale (a profile name) or
+    per locale ({locale code, language or "*": profile name}); the routing
+    (``LOCALE_TRANSLATORS``) decides the rest. ``allowed_translators`` limits the choice (an
+    editor's: ``EDITOR_TRANSLATORS``); None allows every profile.
 
     The run acts with ``user``'s Wagtail permissions: each object it may not write is skipped
     (``not_permitted``) with the reason. ``user`` None acts as the system, with every right.
@@ -106,8 +108,8 @@ def start_run(
     check_canary_size(canary_size)
     validate_scope(scope, source)
     refuse_incomplete_configuration()
-    translator_class, translator_options = pinned_translator()
-    refuse_unsupported_locales(translator_class, translator_options, source, targets)
+    pins = choose_run_translators(source, targets, translator, allowed_translators)
+    first = pins[targets[0].pk]
     refuse_empty_run(scope, source, targets)
     with transaction.atomic():
         run = Run.objects.create(
@@ -118,9 +120,10 @@ def start_run(
             content_source=content_source,
             slug_policy=slug_policy,
             canary_size=canary_size,
-            translator_class=translator_class,
-            translator_options=translator_options,
-            translator_credentials_digest=pinned_credentials_digest(),
+            translator_class=first.class_path,
+            translator_options=first.options,
+            translator_credentials_digest=first.credentials_digest,
+            locale_translators={str(pk): pin.to_json() for pk, pin in pins.items()},
             created_by=user,
             **acting_fields(user),
             origin=origin,
@@ -150,20 +153,16 @@ def refuse_incomplete_configuration() -> None:
         raise RunConfigurationError(" ".join(f"{p.message} {p.hint}" for p in missing))
 
 
-def refuse_unsupported_locales(
-    class_path: str, options: dict[str, Any], source: Locale, targets: list[Locale]
-) -> None:
-    """Refuse a run into locales the translator cannot do, before thousands of failures."""
-    try:
-        translator = build_translator(class_path, options)
-    except Exception as err:
-        raise RunConfigurationError(f"The translator {class_path} cannot be loaded: {err}") from err
-    unsupported = [t.language_code for t in targets if not translator.can_translate(source, t)]
-    if unsupported:
-        raise RunConfigurationError(
-            f"The translator cannot translate from {source.language_code} into "
-            f"{', '.join(unsupported)}. Remove those locales or configure another translator."
-        )
+def choose_run_translators(
+    source: Locale,
+    targets: list[Locale],
+    translator: str | Mapping[str, str] | None,
+    allowed: Iterable[str] | None,
+) -> dict[int, TranslatorPin]:
+    """Each target locale's translator profile, refusing locales no allowed profile can do
+    before thousands of failures."""
+    choice = {"*": translator} if isinstance(translator, str) else dict(translator or {})
+    return choose_pins(source, targets, choice, allowed=allowed)
 
 
 def refuse_empty_run(scope: Scope, source: Locale, targets: list[Locale]) -> None:

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.module_loading import import_string
 from wagtail_localize.machine_translators.base import BaseMachineTranslator
 
-from ..conf import get_settings
 from .base import BulkTranslator, ConfigurationProblem, as_bulk_translator
+from .profiles import DEFAULT_PROFILE, configured_profiles, primary_profile_name
 from .secrets import credentials_digest, merge_credentials, split_credentials
-
-PSEUDO_TRANSLATOR = "wagtail_bulk_translate.translators.pseudo.PseudoTranslator"
 
 
 class TranslatorLoadError(ImproperlyConfigured):
@@ -65,18 +62,15 @@ def reports_money(translator_class: type[BaseMachineTranslator]) -> bool:
 
 
 def configured_translator() -> dict[str, Any]:
-    """The translator new runs use: ours, else wagtail-localize's, else the pseudo translator."""
-    config = get_settings().TRANSLATOR or getattr(
-        settings, "WAGTAILLOCALIZE_MACHINE_TRANSLATOR", None
-    )
-    if not config:
-        return {"CLASS": PSEUDO_TRANSLATOR, "OPTIONS": {}}
-    return {"CLASS": config["CLASS"], "OPTIONS": dict(config.get("OPTIONS") or {})}
+    """The primary profile's setting (see :mod:`.profiles`): the translator of locales no
+    routing names; ``TRANSLATOR``, else wagtail-localize's, else the pseudo translator."""
+    profile = configured_profiles()[primary_profile_name()]
+    return {"CLASS": profile.class_path, "OPTIONS": dict(profile.options)}
 
 
 def pinned_translator() -> tuple[str, dict[str, Any]]:
-    """Class path and options to store on a new run; credentials stay in settings only
-    (``translators.secrets`` says where they are found)."""
+    """Class path and options of the primary profile as a run stores them; credentials stay in
+    settings only (``translators.secrets`` says where they are found)."""
     config = configured_translator()
     public, _credentials = split_credentials(config["OPTIONS"])
     return config["CLASS"], public
@@ -88,12 +82,23 @@ def pinned_credentials_digest() -> str:
     return credentials_digest(credentials)
 
 
-def build_translator(class_path: str, pinned_options: dict[str, Any]) -> BulkTranslator:
-    """Instantiate a run's translator: pinned options plus today's credentials for that class."""
-    config = configured_translator()
-    credentials: dict[str, Any] = {}
-    if config["CLASS"] == class_path:
-        _public, credentials = split_credentials(config["OPTIONS"])
+def profile_credentials(class_path: str, profile_name: str) -> dict[str, Any]:
+    """Today's credentials for a pinned translator: its profile's, or (a profile renamed or
+    removed since, a run from before profiles) those of a profile of the same class."""
+    profiles = configured_profiles()
+    profile = profiles.get(profile_name)
+    if profile is None or profile.class_path != class_path:
+        profile = next((p for p in profiles.values() if p.class_path == class_path), None)
+    if profile is None:
+        return {}
+    return split_credentials(profile.options)[1]
+
+
+def build_translator(
+    class_path: str, pinned_options: dict[str, Any], profile: str = DEFAULT_PROFILE
+) -> BulkTranslator:
+    """Instantiate a run's translator: pinned options plus today's credentials of its profile."""
+    credentials = profile_credentials(class_path, profile)
     translator_class = load_translator_class(class_path)
     return as_bulk_translator(translator_class(merge_credentials(pinned_options, credentials)))
 
@@ -107,6 +112,14 @@ def configuration_problems(class_path: str, options: dict[str, Any]) -> list[Con
 
 
 def configured_translator_problems() -> list[ConfigurationProblem]:
-    """What is missing for the configured translator to work (e.g. DeepL without a key)."""
-    config = configured_translator()
-    return configuration_problems(config["CLASS"], config["OPTIONS"])
+    """What is missing for each configured profile to work (e.g. DeepL without a key)."""
+    profiles = configured_profiles()
+    found = []
+    for profile in profiles.values():
+        for problem in configuration_problems(profile.class_path, profile.options):
+            if len(profiles) > 1:
+                problem = ConfigurationProblem(
+                    f"Translator profile {profile.name!r}: {problem.message}", problem.hint
+                )
+            found.append(problem)
+    return found

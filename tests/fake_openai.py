@@ -28,6 +28,26 @@ item: it is the one left out, echoed, stripped of its placeholders...)::
 
 ``fake.quota_exceeded = True`` answers insufficient_quota until set back to False;
 ``fake.exhaust_quota_after(n)`` does so after n answered requests.
+
+It also serves OpenAI's Files and Batch APIs (``.../files``, ``.../batches``, any prefix;
+tests/fake_openai_batches.py). A batch's lines are answered by the code above, faults and
+quota included, when the batch is read once due; they are recorded in ``fake.requests`` too
+(with ``batch_id`` and ``custom_id``). Uploads and results are in ``fake.files`` (id → bytes),
+batches in ``fake.batches`` (id → state; ``fake.batch(id)`` brings one up to date),
+``fake.batches_created`` counts them. A batch is ``validating`` when created, ``in_progress``
+when read afterwards, done when read ``fake.batch_delay`` seconds (default 0.0) after its
+creation. How it ends, for the next batch created (each call queues one)::
+
+    fake.batch_delay = 0.2                    # in_progress for 0.2 s, then done
+    fake.batch_outcome("expired")             # only the first half of the lines answered,
+                                              # the others absent from every file
+    fake.batch_outcome("failed")              # status failed, errors.data [{code, message}]
+    fake.batch_outcome("failed", code="...", message="...")
+    fake.batch_outcome("partial", failed_lines=2)  # the first 2 lines: 500s, in the error file
+    fake.batch_outcome("expired", every=True)      # every batch from now on ("completed" resets)
+
+``POST .../batches/{id}/cancel`` makes a batch not yet due ``cancelling``, then ``cancelled``
+(no line answered) on the next read; a done batch is refused with a 409.
 """
 
 from __future__ import annotations
@@ -44,6 +64,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from tests.fake_http import FakeServer
+from tests.fake_openai_batches import FakeBatchAPI, is_batch_api
 from wagtail_bulk_translate.translators.pseudo import pseudo_localize
 
 CHARACTERS_PER_TOKEN = 4
@@ -113,7 +134,7 @@ class ChatRequest:
             return {}
 
 
-class FakeOpenAI(FakeServer):
+class FakeOpenAI(FakeBatchAPI, FakeServer):
     def __init__(self) -> None:
         super().__init__()
         self.requests: list[ChatRequest] = []
@@ -173,8 +194,11 @@ class FakeOpenAI(FakeServer):
     # --- the API ------------------------------------------------------------------------------
 
     def handle(self, http: BaseHTTPRequestHandler) -> None:
-        raw = self.read_body(http)
         url = urlsplit(http.path)
+        if is_batch_api(url.path):
+            self.handle_batch_api(http)
+            return
+        raw = self.read_body(http)
         try:
             body = json.loads(raw or b"{}")
         except ValueError:

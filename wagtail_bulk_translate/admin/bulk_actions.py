@@ -155,6 +155,8 @@ class TranslateBulkAction(ManageRunsRequiredMixin, _BulkActionBase):
             options["target_locales"],
             mode=options["mode"],
             user=self.request.user,
+            translator=options["translator"],
+            allowed_translators=options["allowed_translators"],
         )
         context = self.get_context_data(
             form=form,

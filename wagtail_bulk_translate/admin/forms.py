@@ -28,6 +28,12 @@ from ..api import (
 )
 from ..models import ContentSource, Mode, PublishPolicy
 from ..scope.definition import model_label
+from .translator_choice import (
+    RUN_FIELD,
+    add_translator_fields,
+    locale_translator_fields,
+    translator_choice,
+)
 
 ALL_LOCALES = "all"
 DEFAULT_CANARY_SIZE = 20
@@ -149,6 +155,14 @@ class RunOptionsForm(forms.Form):
             (ALL_LOCALES, _("All locales")),
             *locale_choices(),
         ]
+        add_translator_fields(self)
+
+    @property
+    def offers_translator_choice(self) -> bool:
+        return RUN_FIELD in self.fields
+
+    def locale_translator_fields(self) -> list[forms.BoundField]:
+        return locale_translator_fields(self)
 
     def get_source_locale(self) -> Locale | None:
         """The run's source locale once cleaned (a field of a subclass, or fixed at init)."""
@@ -198,6 +212,8 @@ class RunOptionsForm(forms.Form):
             "publish_policy": data["publish_policy"],
             "content_source": data["content_source"],
             "canary_size": data["canary_size"] if data["use_canary"] else None,
+            "translator": translator_choice(data),
+            "allowed_translators": get_settings().EDITOR_TRANSLATORS,
         }
 
     def needs_cost_confirmation(self, estimate: CostEstimate) -> bool:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from django.apps import apps
@@ -14,21 +13,20 @@ from wagtail.models import Locale
 
 from ..compat import DummyBackend, InvalidTaskBackend, task_backends
 from ..scope.definition import model_label
-from ..translators.loading import (
-    NotATranslatorError,
-    TranslatorLoadError,
-    configured_translator,
-    configured_translator_class,
-    configured_translator_problems,
-    load_translator_class,
-    reports_money,
-)
-from ..translators.pseudo import PseudoTranslator
 from .rules import Problem, nearest_key
 from .settings import get_settings, setting_problems
 
-# What a malformed translator setting raises when it is read (reported as E003/E009).
-MALFORMED = (KeyError, TypeError, AttributeError, ValueError)
+# The translator profiles' checks, registered on import and kept reachable from here.
+from .translator_checks import (  # noqa: F401
+    check_cost_caps,
+    check_lease_outlasts_a_call,
+    check_pseudo_translator,
+    check_translator,
+    check_translator_options,
+    check_translator_routing,
+    key_has_problems,
+)
+
 # Wrong values of these keys keep the ids they had before every key was validated.
 KEY_CHECK_IDS = {"SLUG_POLICY": "E005", "CONFIRM_ABOVE_COST": "E008"}
 
@@ -68,41 +66,6 @@ def check_localization(app_configs: Any = None, **kwargs: Any) -> list[checks.Ch
             )
         )
     return errors
-
-
-@checks.register()
-def check_translator(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
-    if translator_setting_has_problems():
-        return []  # check_settings names what is wrong with WAGTAIL_BULK_TRANSLATE['TRANSLATOR']
-    hint = (
-        "Fix WAGTAIL_BULK_TRANSLATE['TRANSLATOR']['CLASS'] (or WAGTAILLOCALIZE_MACHINE_TRANSLATOR)."
-    )
-    try:
-        class_path = configured_translator()["CLASS"]
-    except MALFORMED:
-        return [
-            checks.Error(
-                "The machine translator setting must be a dict with a 'CLASS' import path "
-                "and optional 'OPTIONS'.",
-                hint=hint,
-                id="wagtail_bulk_translate.E003",
-            )
-        ]
-    try:
-        load_translator_class(class_path)
-    except NotATranslatorError as err:
-        return [checks.Error(str(err), hint=hint, id="wagtail_bulk_translate.E011")]
-    except TranslatorLoadError as err:
-        return [checks.Error(str(err), hint=hint, id="wagtail_bulk_translate.E003")]
-    return []
-
-
-def translator_setting_has_problems() -> bool:
-    return key_has_problems("TRANSLATOR")
-
-
-def key_has_problems(key: str) -> bool:
-    return any(problem.path.startswith(f"[{key!r}]") for problem in setting_problems())
 
 
 @checks.register()
@@ -209,67 +172,6 @@ def check_task_backend(app_configs: Any = None, **kwargs: Any) -> list[checks.Ch
     return errors
 
 
-TRY_WITHOUT_A_KEY = (
-    "To try the plugin without a key, use the pseudo translator (fake output, never to "
-    "publish): WAGTAIL_BULK_TRANSLATE['TRANSLATOR'] = "
-    "{'CLASS': 'wagtail_bulk_translate.translators.pseudo.PseudoTranslator'}."
-)
-
-
-@checks.register()
-def check_translator_options(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
-    """Ask the translator what is missing from its options (e.g. DeepL without a key).
-
-    A warning, not an error: an error would stop every management command, every worker
-    (Wagtail's own tasks included) and `bulk_translate status`; starting a run that needs the
-    translator is what is refused (runs.start).
-    """
-    if translator_setting_has_problems():
-        return []  # reported by check_settings
-    try:
-        problems = configured_translator_problems()
-    except (*MALFORMED, TranslatorLoadError):
-        return []  # reported by check_translator
-    return [
-        checks.Warning(
-            f"{problem.message} Runs cannot start until it is set.",
-            hint=f"{problem.hint} {TRY_WITHOUT_A_KEY}",
-            id="wagtail_bulk_translate.W003",
-        )
-        for problem in problems
-    ]
-
-
-@checks.register()
-def check_lease_outlasts_a_call(
-    app_configs: Any = None, **kwargs: Any
-) -> list[checks.CheckMessage]:
-    """A unit's lease must outlast one translator call (its timeouts and retries): the worker
-    renews it while the call runs, but a frozen or cut-off renewal must not hand the unit to
-    another worker in the middle of a call that is still paid for."""
-    if translator_setting_has_problems() or key_has_problems("LEASE_SECONDS"):
-        return []  # reported by check_settings
-    try:
-        config = configured_translator()
-        translator_class = load_translator_class(config["CLASS"])
-    except (*MALFORMED, TranslatorLoadError):
-        return []  # reported by check_translator
-    longest = getattr(translator_class, "longest_call_seconds", None)
-    seconds = longest(config["OPTIONS"]) if longest is not None else None
-    lease = get_settings().LEASE_SECONDS
-    if seconds is None or lease >= seconds:
-        return []
-    return [
-        checks.Error(
-            f"WAGTAIL_BULK_TRANSLATE['LEASE_SECONDS'] is {lease}, but one call of "
-            f"{translator_class.__name__} may take {seconds:.0f} s with its timeout and retries.",
-            hint=f"Set LEASE_SECONDS to at least {math.ceil(seconds)}, or lower the translator's "
-            "timeout or retries in WAGTAIL_BULK_TRANSLATE['TRANSLATOR']['OPTIONS'].",
-            id="wagtail_bulk_translate.E014",
-        )
-    ]
-
-
 @checks.register()
 def check_review_length_ratios(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
     """The length check flags translations outside [min, max]: an empty range flags them all."""
@@ -285,59 +187,6 @@ def check_review_length_ratios(app_configs: Any = None, **kwargs: Any) -> list[c
             "measured translation would be flagged for review.",
             hint="Set REVIEW_MIN_LENGTH_RATIO below REVIEW_MAX_LENGTH_RATIO (by default 0.5, 2.5).",
             id="wagtail_bulk_translate.E015",
-        )
-    ]
-
-
-@checks.register()
-def check_cost_caps(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
-    """A cost cap counts the money a translator reports; one that bills characters (DeepL)
-    reports none, so the cap would never hold anything."""
-    if key_has_problems("BUDGETS") or translator_setting_has_problems():
-        return []  # reported by check_settings
-    if not cost_caps_configured(get_settings().BUDGETS or {}):
-        return []
-    translator_class = configured_translator_class()
-    if translator_class is None or reports_money(translator_class):
-        return []  # a translator that cannot load is reported by check_translator
-    return [
-        checks.Warning(
-            f"WAGTAIL_BULK_TRANSLATE['BUDGETS'] sets a cost cap, but {translator_class.__name__} "
-            "bills characters and reports no money: the cost cap never holds a run.",
-            hint="Cap characters instead: {'daily': {'characters': 100000}}.",
-            id="wagtail_bulk_translate.W009",
-        )
-    ]
-
-
-def cost_caps_configured(budgets: dict[str, Any]) -> bool:
-    groups = [budgets, *(budgets.get("origins") or {}).values()]
-    return any(
-        ((group or {}).get(period) or {}).get("cost") is not None
-        for group in groups
-        for period in ("run", "daily", "monthly")
-    )
-
-
-@checks.register()
-def check_pseudo_translator(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
-    """The pseudo translator writes [ẗéẍẗ] like this: fine in development, not on a real site."""
-    if settings.DEBUG or translator_setting_has_problems():
-        return []
-    try:
-        translator_class = load_translator_class(configured_translator()["CLASS"])
-    except (*MALFORMED, TranslatorLoadError):
-        return []  # reported by check_translator
-    if not issubclass(translator_class, PseudoTranslator):
-        return []
-    return [
-        checks.Warning(
-            "Runs translate with the pseudo translator (a test double: it writes accented "
-            "English, not translations), and DEBUG is off.",
-            hint="Set WAGTAIL_BULK_TRANSLATE['TRANSLATOR'] to a real machine translator, e.g. "
-            "{'CLASS': 'wagtail_bulk_translate.translators.deepl.DeepLTranslator'} (see "
-            "docs/how-to/deepl.md).",
-            id="wagtail_bulk_translate.W006",
         )
     ]
 

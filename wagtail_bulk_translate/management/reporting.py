@@ -87,6 +87,7 @@ def format_summary(summary: dict[str, Any]) -> str:
     if summary.get("error_message") and summary["status"] == RunStatus.FAILED:
         lines.insert(1, f"  error: {summary['error_message']}")
     lines.extend(spend_lines(summary))
+    lines.extend(profile_lines(summary.get("translators") or []))
     if "content_source" in summary:
         lines.append(content_line(summary["content_source"], summary.get("unpublished_changes")))
     if errors:
@@ -104,6 +105,22 @@ def format_summary(summary: dict[str, Any]) -> str:
     lines.extend(f"Warning: {warning}" for warning in summary.get("glossary_warnings", []))
     lines.extend(f"Next: {step}" for step in next_steps(summary))
     return "\n".join(lines)
+
+
+def profile_lines(profiles: list[dict[str, Any]]) -> list[str]:
+    """One line per translator profile, for runs that use more than one."""
+    if len(profiles) < 2:
+        return []
+    lines = []
+    for row in profiles:
+        line = (
+            f"  profile {row['label']} ({row['translator']}) for {', '.join(row['locales'])}: "
+            f"{row['texts_sent']:,} texts, {row['characters_sent']:,} characters sent"
+        )
+        if row["spend"]:
+            line += f"; spent {spend_text(row['spend'])}"
+        lines.append(line)
+    return lines
 
 
 def spend_lines(summary: dict[str, Any]) -> list[str]:

@@ -16,6 +16,7 @@ from ..engine.ledger import spend
 from ..models import Run, SpentRequest
 from ..translators.base import Spend
 from ..translators.loading import TranslatorLoadError, load_translator_class, reports_money
+from ..translators.pins import run_pins
 
 R = TypeVar("R", bound=Run)
 
@@ -26,10 +27,11 @@ def spend_report(run: Run) -> dict[str, Any] | None:
 
 
 def bills_by_token(run: Run) -> bool:
-    """Whether the run's translator pays by the token (a language model): its reports show
-    tokens and cost, never "characters billed" (it bills none)."""
+    """Whether every translator of the run pays by the token (a language model): its reports
+    show tokens and cost, never "characters billed" (it bills none)."""
+    classes = {pin.class_path for pin in run_pins(run).values()} or {run.translator_class}
     try:
-        return reports_money(load_translator_class(run.translator_class))
+        return all(reports_money(load_translator_class(path)) for path in classes)
     except TranslatorLoadError:  # the class is gone since: what the ledger holds tells
         return SpentRequest.objects.filter(run=run).exists()
 

@@ -18,6 +18,7 @@ from ..scope.permissions import acting_fields
 from ..scope.readiness import untranslatable_in_scope
 from ..translators.loading import TranslatorLoadError, configured_translator_problems
 from ..translators.pins import TranslatorPin, choose_pins
+from ..translators.profiles import profile_problems
 from .audit import log_run_started
 
 
@@ -141,6 +142,9 @@ def refuse_incomplete_configuration() -> None:
     wrong = setting_problems()
     if wrong:
         raise RunConfigurationError(" ".join(f"{p.message} {p.hint}" for p in wrong))
+    unknown = profile_problems()
+    if unknown:
+        raise RunConfigurationError(" ".join(f"{message} {hint}" for message, hint in unknown))
     try:
         missing = configured_translator_problems()
     except TranslatorLoadError as err:

@@ -15,6 +15,8 @@ from ..models import Run, RunStatus, RunTally, UnitStatus
 from ..scope.definition import Scope
 from ..scope.readiness import count_unpublished, untranslatable_in_scope
 from ..translators.loading import TranslatorLoadError, load_translator_class
+from ..translators.pins import pin_for_locale
+from .profile_spend import class_of_profile, spend_by_profile
 from .spend import bills_by_token, spend_report
 
 
@@ -53,6 +55,8 @@ def run_summary(run: Run) -> dict[str, Any]:
         **sent_to_translator(run, billed),
         # Tokens and money, for translators that pay by the token (None for the others).
         "spend": spend_report(run),
+        # Per translator profile: its locales, what it was sent and what it cost.
+        "translators": spend_by_profile(run),
         "errors": errors_of(by_status_and_code),
         "created_at": run.created_at.isoformat(),
         "started_at": run.started_at.isoformat() if run.started_at else None,
@@ -75,14 +79,19 @@ def glossary_warnings(run: Run) -> list[str]:
     translator that uses such glossaries (DeepL)."""
     if run.status not in RunStatus.active:
         return []
+    targets = [
+        pk
+        for pk in run.target_locales.values_list("pk", flat=True)
+        if uses_glossaries(pin_for_locale(run, pk).class_path)
+    ]
+    return outdated_warnings(run.source_locale_id, targets) if targets else []
+
+
+def uses_glossaries(class_path: str) -> bool:
     try:
-        translator_class = load_translator_class(run.translator_class)
+        return hasattr(load_translator_class(class_path), "glossaries")
     except TranslatorLoadError:
-        return []
-    if not hasattr(translator_class, "glossaries"):
-        return []
-    targets = run.target_locales.values_list("pk", flat=True)
-    return outdated_warnings(run.source_locale_id, targets)
+        return False
 
 
 def sent_to_translator(run: Run, billed: Billing) -> dict[str, Any]:
@@ -92,7 +101,7 @@ def sent_to_translator(run: Run, billed: Billing) -> dict[str, Any]:
     says it), and what went out without an answer."""
     by_token = bills_by_token(run)
     return {
-        "translator": translator_name(run.translator_class),
+        "translator": ", ".join(dict.fromkeys(class_of_profile(run).values())),
         "texts_sent": billed.texts_sent,
         "characters_sent": billed.characters_sent,
         "billed_characters": None if by_token else billed.billed,

@@ -217,12 +217,15 @@ class NewRunView(ManageRunsRequiredMixin, WagtailAdminTemplateMixin, View):
     ) -> HttpResponse:
         data = form.cleaned_data
         try:
+            options = form.run_options()
             estimate = api.preflight(
                 scope,
                 data["source_locale"],
                 data["target_locales"],
                 mode=data["mode"],
                 user=self.request.user,
+                translator=options["translator"],
+                allowed_translators=options["allowed_translators"],
             )
         except api.BulkTranslateError as err:
             form.add_api_error(err)
@@ -292,13 +295,18 @@ def may_start(form: RunOptionsForm, estimate: SignedEstimate) -> bool:
 def preflight_rows(estimate: api.Preflight, options: dict[str, Any]) -> dict[str, Any]:
     """What the preflight template shows beside the estimate: what will happen (recap), why
     it may not start (refusal, "" when it may), (type name, objects, units) rows, (locale,
-    strings, characters) rows and the quota left."""
+    translator profile, strings, characters) rows and the quota left."""
     models = [
         (verbose_name_plural(label), objects, estimate.units_by_model.get(label, 0))
         for label, objects in estimate.objects_by_model.items()
     ]
     locales = [
-        (code, strings, estimate.characters_to_bill.get(code, 0))
+        (
+            code,
+            estimate.locale_profiles.get(code, ""),
+            strings,
+            estimate.characters_to_bill.get(code, 0),
+        )
         for code, strings in estimate.strings_to_translate.items()
     ]
     refusal = api.empty_scope_reason(estimate) or api.canary_too_large(

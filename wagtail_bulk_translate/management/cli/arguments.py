@@ -255,6 +255,14 @@ def add_start_arguments(parser: CommandParser) -> None:
         help="Translate a sample of N units first (promote it to run the rest).",
     )
     how.add_argument(
+        "--translator",
+        action="append",
+        default=[],
+        metavar="[LOCALE=]PROFILE",
+        help="Translator profile (a key of TRANSLATORS) for every locale, or for one locale "
+        "with LOCALE=PROFILE (repeatable; default: LOCALE_TRANSLATORS' routing).",
+    )
+    how.add_argument(
         "--estimate",
         action="store_true",
         help="Only show what the run would translate and cost (nothing is started).",

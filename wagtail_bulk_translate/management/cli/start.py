@@ -40,6 +40,7 @@ def handle_start(command: Any, options: dict[str, Any]) -> None:
         canary_size=options["canary"],
         user=user,
         origin=RunOrigin.COMMAND,
+        translator=translator_choice(options["translator"]),
     )
     human = command.stderr if options["json"] else command.stdout
     human.write(f"Started run #{run.pk}. Follow it with: manage.py bulk_translate status {run.pk}")
@@ -62,11 +63,33 @@ def print_estimate(
         content_source=options["content"],
         origin=RunOrigin.COMMAND,
         user=acting_user(options),
+        translator=translator_choice(options["translator"]),
     )
     if options["json"]:
         command.stdout.write(json.dumps(result.as_dict(), indent=2))
     else:
         command.stdout.write(format_preflight(result))
+
+
+def translator_choice(values: list[str]) -> dict[str, str]:
+    """{locale code or "*": profile name} from ``--translator PROFILE`` / ``LOCALE=PROFILE``."""
+    choice: dict[str, str] = {}
+    for value in values:
+        locale, sep, name = value.rpartition("=")
+        key = locale.strip() if sep else "*"
+        if not name.strip() or (sep and not key):
+            raise CommandError(
+                f"--translator takes PROFILE or LOCALE=PROFILE (e.g. gpt, sw=gpt), got {value!r}.",
+                returncode=EXIT_BAD_ARGUMENTS,
+            )
+        if key in choice and choice[key] != name.strip():
+            raise CommandError(
+                f"--translator gives {'every locale' if key == '*' else key} two profiles: "
+                f"{choice[key]} and {name.strip()}.",
+                returncode=EXIT_BAD_ARGUMENTS,
+            )
+        choice[key] = name.strip()
+    return choice
 
 
 def target_codes(value: str, source: Locale) -> list[str]:

@@ -27,7 +27,7 @@ from ..translators.profiles import DEFAULT_PROFILE
 
 TOOL_NAME = re.compile(
     r"^(?P<cls>.+?) \(bulk(?:, profile (?P<profile>[A-Za-z0-9_-]+))?"
-    r"(?:, output (?P<signature>\w+))?\)$"
+    r"(?:, output (?P<signature>.+))?\)$"
 )
 
 

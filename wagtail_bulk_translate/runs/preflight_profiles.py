@@ -15,7 +15,7 @@ from ..conf import get_settings
 from ..engine.signatures import locale_output
 from ..errors import RunConfigurationError
 from ..translators.base import BulkTranslator, Spend, TextContext
-from ..translators.pins import TranslatorPin, choice_for, choose_pins
+from ..translators.pins import TranslatorPin, check_choice, choice_for, choose_pins
 from ..translators.profiles import configured_profiles
 from .spend import money, spend_dict
 from .spend_estimate import estimate_spend
@@ -80,10 +80,10 @@ def route_targets(
     """Each target's profile as ``start_run`` would pin it. A locale no profile serves is
     refused (listed, not counted); a choice the run would refuse raises, as it would."""
     routing = Routing()
-    allowed = None if allowed is None else list(allowed)
+    check_choice(choice, targets, configured_profiles() if allowed is None else allowed)
     for target in targets:
         try:
-            pin = choose_pins(source, [target], choice, allowed=allowed)[target.pk]
+            pin = choose_pins(source, [target], choice, checked=True)[target.pk]
         except RunConfigurationError as err:
             if choice_for(target, choice):
                 raise

@@ -144,13 +144,15 @@ def choose_pins(
     choice: Mapping[str, str] | None = None,
     *,
     allowed: Iterable[str] | None = None,
+    checked: bool = False,
 ) -> dict[int, TranslatorPin]:
     """{target locale id: the pin a new run stores}: the run's own choice where it makes one
     (refused when that profile cannot serve the locale), else the routing's first profile that
     can serve it. Raises RunConfigurationError naming the locales no profile serves."""
     profiles = configured_profiles()
     choice = dict(choice or {})
-    check_choice(choice, targets, profiles if allowed is None else allowed)
+    if not checked:  # (``checked``: the caller checked the choice against all its targets)
+        check_choice(choice, targets, profiles if allowed is None else allowed)
     built: dict[str, BulkTranslator] = {}
     pins: dict[int, TranslatorPin] = {}
     unserved: list[str] = []

@@ -52,13 +52,6 @@ def language_of(locale_code: str) -> str:
     return re.split(r"[-_]", locale_code.lower(), maxsplit=1)[0]
 
 
-def single_translator_setting() -> dict[str, Any] | None:
-    """``TRANSLATOR``, else wagtail-localize's machine translator setting."""
-    return get_settings().TRANSLATOR or getattr(
-        settings, "WAGTAILLOCALIZE_MACHINE_TRANSLATOR", None
-    )
-
-
 def profile_from_setting(name: str, config: Any) -> Profile:
     """A profile from its settings dict; KeyError/TypeError/AttributeError when malformed
     (the system checks say what is wrong)."""
@@ -72,11 +65,15 @@ def profile_from_setting(name: str, config: Any) -> Profile:
 
 
 def configured_profiles() -> dict[str, Profile]:
-    """Every profile, in settings order: ``"default"`` first when ``TRANSLATOR`` (or
-    wagtail-localize's setting) is set, or when nothing else is (the pseudo translator)."""
+    """Every profile, in settings order: ``"default"`` first when ``TRANSLATOR`` is set; with
+    no ``TRANSLATORS`` either, ``"default"`` is wagtail-localize's machine translator setting,
+    else the pseudo translator."""
     profiles: dict[str, Profile] = {}
-    single = single_translator_setting()
-    named = get_settings().TRANSLATORS or {}
+    conf = get_settings()
+    named = conf.TRANSLATORS or {}
+    single = conf.TRANSLATOR or (
+        None if named else getattr(settings, "WAGTAILLOCALIZE_MACHINE_TRANSLATOR", None)
+    )
     if single:
         profiles[DEFAULT_PROFILE] = profile_from_setting(DEFAULT_PROFILE, single)
     elif not named:
@@ -126,11 +123,11 @@ def profile_problems() -> list[tuple[str, str]]:
     conf = get_settings()
     found: list[tuple[str, str]] = []
     named = conf.TRANSLATORS or {}
-    if DEFAULT_PROFILE in named and single_translator_setting():
+    if DEFAULT_PROFILE in named and conf.TRANSLATOR:
         found.append(
             (
-                "TRANSLATORS has a profile named 'default', and TRANSLATOR (or "
-                "WAGTAILLOCALIZE_MACHINE_TRANSLATOR) is set: TRANSLATOR is the profile 'default'.",
+                "TRANSLATORS has a profile named 'default', and TRANSLATOR is set: TRANSLATOR "
+                "is the profile 'default'.",
                 "Rename the profile, or move TRANSLATOR into TRANSLATORS['default'].",
             )
         )

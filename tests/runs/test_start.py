@@ -22,6 +22,7 @@ LONG_TITLE = "x" * 300  # Page.title is max_length=255: the translated page cann
 
 SUMMARY_KEYS = {
     "translator",
+    "translators",
     "characters_sent",
     "sent_without_answer",
     "tree_repairs",
@@ -270,6 +271,18 @@ def test_summary_of_a_new_run(three_pages, start):
     assert summary["started_at"] is summary["finished_at"] is summary["duration_seconds"] is None
     assert summary["created_at"] == run.created_at.isoformat()
     assert summary["error_code"] == summary["error_message"] == ""
+    assert summary["translators"] == [
+        {
+            "profile": "default",
+            "label": "default",
+            "translator": "PseudoTranslator",
+            "locales": ["de", "fr"],
+            "texts_sent": 0,
+            "characters_sent": 0,
+            "billed_characters": 0,
+            "spend": None,
+        }
+    ]
 
 
 def test_summary_of_a_finished_partial_run(three_pages, start, task_queue, recording_translator):

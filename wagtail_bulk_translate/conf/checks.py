@@ -19,6 +19,7 @@ from .settings import get_settings, setting_problems
 # The translator profiles' checks, registered on import and kept reachable from here.
 from .translator_checks import (  # noqa: F401
     check_cost_caps,
+    check_glossary_profiles,
     check_lease_outlasts_a_call,
     check_pseudo_translator,
     check_translator,

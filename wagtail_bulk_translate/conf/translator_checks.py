@@ -211,3 +211,24 @@ def check_pseudo_translator(app_configs: Any = None, **kwargs: Any) -> list[chec
             id="wagtail_bulk_translate.W006",
         )
     ]
+
+
+@checks.register()
+def check_glossary_profiles(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """The admin's glossary syncs to one DeepL account: the first profile that keeps
+    glossaries. Another such profile (another account) translates without it."""
+    if translator_setting_has_problems():
+        return []
+    keeping = [p.name for p, cls in loaded_classes() if hasattr(cls, "glossaries")]
+    if len(keeping) < 2:
+        return []
+    others = ", ".join(repr(name) for name in keeping[1:])
+    return [
+        checks.Warning(
+            f"The admin's glossary syncs to the DeepL account of the translator profile "
+            f"{keeping[0]!r} only: {others} translate without it.",
+            hint="Route the locales that need the glossary to that profile, or give the others "
+            "their own glossaries (GLOSSARIES in their OPTIONS).",
+            id="wagtail_bulk_translate.W011",
+        )
+    ]

@@ -3,8 +3,9 @@
 Runs in a background task (``tasks.sync_glossaries``, queued by :func:`.changes.glossary_changed`
 when terms change). A pair is replaced only when its entries changed (their digest), and its
 outcome (synced, failed, unsupported, empty) is stored on its ``DeepLGlossary`` row, which the
-admin shows: a failure is never silent. Translators that keep no glossaries of their own (those
-without a ``glossaries()`` method) are skipped.
+admin shows: a failure is never silent. The glossaries go to the DeepL account of the first
+translator profile whose class keeps glossaries of its own (a ``glossaries()`` method); a site
+with no such profile syncs nothing.
 
 DeepL unavailable (a 503, a 429, a timeout) is not a refusal: the pair stays "waiting to sync"
 and the task comes back with a growing delay, ``RETRY_DELAYS`` times, before it records the
@@ -32,7 +33,9 @@ from .. import schedule
 from ..engine.pauses import resume_if_glossaries_synced
 from ..errors import TranslatorError
 from ..models import DeepLGlossary, GlossaryChange, GlossaryTerm, SyncStatus
-from ..translators.loading import build_translator, pinned_translator
+from ..translators.loading import glossary_profile_name
+from ..translators.pins import pin_of_profile
+from ..translators.profiles import configured_profiles
 from .lookup import glossary_entries
 
 logger = logging.getLogger(__name__)
@@ -57,11 +60,12 @@ def sync_deepl_glossaries(attempt: int = 0, check_remote: bool = False) -> SyncR
     ``attempt``: how many tries came before (DeepL was unavailable); ``check_remote``: ask
     DeepL whether the glossaries it should have still exist (the admin's "Sync now").
     """
-    class_path, options = pinned_translator()
-    report = SyncReport(translator=class_path)
-    translator = build_translator(class_path, options)
-    if not hasattr(translator, "glossaries"):
-        return report
+    name = glossary_profile_name()
+    if name is None:
+        return SyncReport()
+    pin = pin_of_profile(configured_profiles()[name])
+    report = SyncReport(translator=pin.class_path)
+    translator = pin.build()
     glossaries = translator.glossaries()
     retry_at = None
     if attempt < len(RETRY_DELAYS):

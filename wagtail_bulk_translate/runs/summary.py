@@ -30,6 +30,8 @@ def run_summary(run: Run) -> dict[str, Any]:
     totals = run.unit_totals()
     by_status_and_code = status_and_code_counts(run)
     billed = billing(run)
+    spent = spend_report(run)
+    codes = dict(run.target_locales.values_list("pk", "language_code"))
     duration = None
     if run.started_at:
         end = run.finished_at or timezone.now()
@@ -43,7 +45,7 @@ def run_summary(run: Run) -> dict[str, Any]:
         "publish_policy": run.publish_policy,
         "content_source": run.content_source,
         "source_locale": run.source_locale.language_code,
-        "target_locales": sorted(run.target_locales.values_list("language_code", flat=True)),
+        "target_locales": sorted(codes.values()),
         "enumeration_done": run.enumeration_done,
         "units_total": run.units_total,
         "units": run.unit_counts(),
@@ -54,9 +56,9 @@ def run_summary(run: Run) -> dict[str, Any]:
         "strings_translated": totals["strings_translated"],
         **sent_to_translator(run, billed),
         # Tokens and money, for translators that pay by the token (None for the others).
-        "spend": spend_report(run),
+        "spend": spent,
         # Per translator profile: its locales, what it was sent and what it cost.
-        "translators": spend_by_profile(run),
+        "translators": spend_by_profile(run, codes, billed, spent),
         "errors": errors_of(by_status_and_code),
         "created_at": run.created_at.isoformat(),
         "started_at": run.started_at.isoformat() if run.started_at else None,

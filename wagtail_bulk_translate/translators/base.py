@@ -134,6 +134,10 @@ class ConfigurationProblem:
 class BulkTranslator(BaseMachineTranslator, metaclass=ABCMeta):
     """Base class of the plugin's translators (see the module docstring)."""
 
+    #: The translator profile it was built for (``translators.loading.build_translator``);
+    #: None when something else built it (wagtail-localize's own button).
+    profile: str | None = None
+
     #: Whether request_batches() and translate_texts() take ``context=`` ({text: TextContext}).
     reads_context: bool = False
 

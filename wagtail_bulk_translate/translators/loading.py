@@ -100,7 +100,29 @@ def build_translator(
     """Instantiate a run's translator: pinned options plus today's credentials of its profile."""
     credentials = profile_credentials(class_path, profile)
     translator_class = load_translator_class(class_path)
-    return as_bulk_translator(translator_class(merge_credentials(pinned_options, credentials)))
+    translator = as_bulk_translator(
+        translator_class(merge_credentials(pinned_options, credentials))
+    )
+    translator.profile = profile
+    return translator
+
+
+def glossary_profile_name() -> str | None:
+    """The profile whose DeepL account the admin's glossary syncs to: the first whose class
+    keeps glossaries of its own (None: no such profile)."""
+    for profile in configured_profiles().values():
+        try:
+            if hasattr(load_translator_class(profile.class_path), "glossaries"):
+                return profile.name
+        except TranslatorLoadError:
+            continue
+    return None
+
+
+def uses_synced_glossaries(translator: BulkTranslator) -> bool:
+    """Whether the translator uses the glossaries synced from the admin: built for the
+    glossary profile, or outside any profile (wagtail-localize's own button)."""
+    return translator.profile is None or translator.profile == glossary_profile_name()
 
 
 def configuration_problems(class_path: str, options: dict[str, Any]) -> list[ConfigurationProblem]:

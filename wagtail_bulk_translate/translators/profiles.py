@@ -21,6 +21,7 @@ from ..conf import get_settings
 
 DEFAULT_PROFILE = "default"
 PSEUDO_TRANSLATOR = "wagtail_bulk_translate.translators.pseudo.PseudoTranslator"
+ROUTED_TRANSLATOR = "wagtail_bulk_translate.translators.routed.RoutedTranslator"
 # Profile names go into the tool name kept with each translation ("(bulk, profile NAME)").
 PROFILE_NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 
@@ -52,6 +53,15 @@ def language_of(locale_code: str) -> str:
     return re.split(r"[-_]", locale_code.lower(), maxsplit=1)[0]
 
 
+def localize_translator_setting() -> dict[str, Any] | None:
+    """wagtail-localize's machine translator setting, unless it routes through the plugin
+    (``translators.routed``: it cannot be a profile of its own routing)."""
+    config = getattr(settings, "WAGTAILLOCALIZE_MACHINE_TRANSLATOR", None)
+    if isinstance(config, dict) and config.get("CLASS") == ROUTED_TRANSLATOR:
+        return None
+    return config
+
+
 def profile_from_setting(name: str, config: Any) -> Profile:
     """A profile from its settings dict; KeyError/TypeError/AttributeError when malformed
     (the system checks say what is wrong)."""
@@ -71,9 +81,7 @@ def configured_profiles() -> dict[str, Profile]:
     profiles: dict[str, Profile] = {}
     conf = get_settings()
     named = conf.TRANSLATORS or {}
-    single = conf.TRANSLATOR or (
-        None if named else getattr(settings, "WAGTAILLOCALIZE_MACHINE_TRANSLATOR", None)
-    )
+    single = conf.TRANSLATOR or (None if named else localize_translator_setting())
     if single:
         profiles[DEFAULT_PROFILE] = profile_from_setting(DEFAULT_PROFILE, single)
     elif not named:

@@ -80,6 +80,7 @@ from ...glossary.lookup import house_style, synced_glossary_id
 from ...glossary.outdated import is_syncing
 from ...glossary.sync import recreate_missing
 from ..base import BulkTranslator, ConfigurationProblem, Translations, Usage
+from ..loading import uses_synced_glossaries
 from . import locales as deepl_locales
 from .call import TranslateCall
 from .connection import DeepLConnection, option_number
@@ -255,6 +256,8 @@ class DeepLTranslator(BulkTranslator):
 
     def _synced_glossary(self, source_locale: Locale, target_locale: Locale) -> str | None:
         if getattr(source_locale, "pk", None) is None or getattr(target_locale, "pk", None) is None:
+            return None
+        if not uses_synced_glossaries(self):  # another profile's DeepL account holds them
             return None
         return synced_glossary_id(source_locale, target_locale) or None
 

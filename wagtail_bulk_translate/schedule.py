@@ -197,6 +197,11 @@ def next_janitor_sweep(token: str) -> None:
         enqueue("janitor_sweep", token, when=in_seconds(interval))
 
 
+def poll_provider_batches() -> None:
+    """Ask the provider about the batches runs wait for (queued by the janitor's sweeps)."""
+    enqueue("poll_provider_batches")
+
+
 def guard_janitor(after_seconds: float) -> None:
     """A check, ``after_seconds`` from now, that the janitor's chain is still alive (it takes the
     chain over if not); queued with each lease the chain takes."""

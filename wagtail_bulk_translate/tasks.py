@@ -15,7 +15,7 @@ from typing import Any
 
 from . import schedule
 from .compat import task
-from .engine import coordinator, janitor, pauses, worker
+from .engine import batch_poll, coordinator, janitor, pauses, worker
 from .engine.idle_transactions import in_bounded_transactions
 from .engine.sqlite_locks import in_writers_wait
 from .engine.task_failures import ends_run_when_failing
@@ -102,6 +102,15 @@ def janitor_sweep(token: str | None = None) -> dict[str, Any]:
     report = janitor.sweep_and_continue(token)
     schedule.discard_finished_runs_tasks()
     return report
+
+
+@schedule.register
+@task()
+@in_writers_wait
+@in_bounded_transactions
+def poll_provider_batches() -> dict[str, Any]:
+    """Ask the provider about waiting batches; take in those that are over."""
+    return batch_poll.poll_batches().as_dict()
 
 
 @schedule.register

@@ -104,7 +104,7 @@ def next_wakeup(run_id: int) -> datetime | None:
     if not Run.objects.filter(pk=run_id, status=RunStatus.RUNNING).exists():
         return None
     units = Unit.objects.filter(run_id=run_id)
-    pending = units.filter(status=UnitStatus.PENDING).aggregate(
+    pending = units.filter(status=UnitStatus.PENDING, waiting_batch__isnull=True).aggregate(
         first=Min(Coalesce("available_after", Now()))
     )["first"]
     held = units.filter(status=UnitStatus.RUNNING).aggregate(first=Min("lease_expires_at"))["first"]

@@ -11,7 +11,8 @@ unit table, not the task table, is the source of truth, so a sweep:
 * queues workers for a running run with claimable units and no worker activity lately;
 * finishes runs whose last unit ended on a path that did not finish the run;
 * resumes runs paused for quota after a while, and runs paused by a budget that has room again;
-* queues automatic sync's dispatch when changes wait past their window (its task was lost).
+* queues automatic sync's dispatch when changes wait past their window (its task was lost);
+* queues a poll of the provider batches runs wait for (:mod:`.batch_poll`).
 
 Every time comparison uses the database clock. The sweep runs as a self-re-queuing task while a
 run is active (one chain at a time, held by a lease) and as ``manage.py bulk_translate_janitor``.
@@ -41,7 +42,16 @@ from django.db.models.functions import Now
 from .. import schedule
 from ..conf import get_settings
 from ..errors import ErrorCode
-from ..models import EXPIRED_LEASE, JanitorLease, Run, RunStatus, Unit, UnitStatus
+from ..models import (
+    EXPIRED_LEASE,
+    BatchState,
+    JanitorLease,
+    ProviderBatch,
+    Run,
+    RunStatus,
+    Unit,
+    UnitStatus,
+)
 from ..sync.pending import overdue_changes, rearm_overdue_dispatch
 from .claims import recover_expired_leases
 from .finish import try_finish_run
@@ -65,6 +75,7 @@ class SweepReport:
     budget_resumes: int = 0
     glossary_resumes: int = 0
     sync_dispatches: int = 0
+    batch_polls: int = 0
 
     def as_dict(self) -> dict[str, int]:
         return dict(self.__dict__)
@@ -94,6 +105,9 @@ def sweep() -> SweepReport:
     report.budget_resumes = resume_budget_paused_runs()
     report.glossary_resumes = resume_if_glossaries_synced()
     report.sync_dispatches = int(rearm_overdue_dispatch())
+    if ProviderBatch.objects.filter(state__in=BatchState.waiting()).exists():
+        schedule.poll_provider_batches()
+        report.batch_polls = 1
     for run in Run.objects.in_progress().only("pk", "enumeration_done"):
         if not run.enumeration_done and restart_coordinator(run.pk):
             report.coordinators_restarted += 1

@@ -28,7 +28,7 @@ from ..localize.strings import (
 from ..models import Mode, Run
 from ..revert.state import StringChanges
 from ..translators.base import BulkTranslator, Translations
-from . import claims, ledger, reservations
+from . import claims, ledger, provider_batches, reservations
 from .context import text_contexts
 from .work import UnitWork
 
@@ -54,9 +54,19 @@ def translate_locale(
     With ``hold_tail`` the last request (the one that may not be full) is not sent: the claim
     grows and sends its texts with the next objects'. Without it, every text goes out, and a
     text answered with broken markup is sent once more; a text that cannot be translated is
-    held (left in the source language, for review) rather than failing its unit.
+    held (left in the source language, for review) rather than failing its unit. A
+    translator that submits batches sends the locale's new texts as one provider batch, its
+    units waiting for it without a worker (:mod:`.provider_batches`).
     """
     locale = works[0].unit.target_locale
+    if translator.submits_batches:
+        if hold_tail:
+            return  # the claim grows first: its texts go out as one provider batch
+        works = hold_given_up_texts(run, locale, works)
+        to_send = texts_to_send(run, translator, locale, works)
+        works = provider_batches.park_for_batches(run, translator, locale, works, to_send)
+        if not works:
+            return
     for attempt in range(2):
         works = hold_given_up_texts(run, locale, works)
         to_send = texts_to_send(run, translator, locale, works)

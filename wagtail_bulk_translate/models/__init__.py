@@ -26,6 +26,7 @@ from .glossary import (
 )
 from .glossary_imports import GlossaryImport, GlossaryImportStatus
 from .leases import JanitorLease, TextReservation
+from .provider_batches import BatchState, ProviderBatch
 from .review import ReviewState, UnitReview
 from .runs import Run, RunQuerySet
 from .sync import PendingChange, SyncConfiguration, SyncEvent, SyncEventKind, SyncSwitch
@@ -37,6 +38,7 @@ __all__ = [
     "LEASE_EXPIRED_MESSAGE",
     "READY",
     "TRANSLATED",
+    "BatchState",
     "BudgetCap",
     "BudgetReservation",
     "CapPeriod",
@@ -52,6 +54,7 @@ __all__ = [
     "JanitorLease",
     "Mode",
     "PendingChange",
+    "ProviderBatch",
     "PublishPolicy",
     "ReviewState",
     "Run",

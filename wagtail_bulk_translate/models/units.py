@@ -19,7 +19,9 @@ from .runs import Run
 
 # Every time comparison uses the database clock (Now()), never a worker's.
 EXPIRED_LEASE = Q(status="running", lease_expires_at__lt=Now())
-READY = Q(status="pending") & (Q(available_after__isnull=True) | Q(available_after__lte=Now()))
+READY = Q(status="pending", waiting_batch__isnull=True) & (
+    Q(available_after__isnull=True) | Q(available_after__lte=Now())
+)
 # A run translated the object into the locale, or found it unchanged, and was not reverted:
 # what "last translated" means for coverage, "changed" runs and the editor's panel.
 TRANSLATED = (
@@ -107,6 +109,15 @@ class Unit(models.Model):
     lease_token = models.UUIDField(null=True, blank=True)
     lease_expires_at = models.DateTimeField(null=True, blank=True)
     available_after = models.DateTimeField(null=True, blank=True)
+    # Pending while a language model's Batch API answers its texts: not claimable, no lease
+    # held; the poller sets it back to None once the batch is answered (engine.provider_batches).
+    waiting_batch = models.ForeignKey(
+        "wagtail_bulk_translate.ProviderBatch",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="waiting_units",
+    )
 
     error_code = models.CharField(max_length=32, blank=True, choices=ErrorCode.choices)
     error_message = models.TextField(blank=True)

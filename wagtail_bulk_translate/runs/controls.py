@@ -16,6 +16,7 @@ from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from .. import schedule
+from ..engine.batch_poll import cancel_run_batches
 from ..engine.janitor import keep_janitor_alive
 from ..engine.translator_settings import take_current_translator
 from ..errors import ErrorCode, RunConfigurationError
@@ -42,6 +43,7 @@ def cancel_run(run_id: int) -> int:
         units = Unit.objects.filter(run_id=run_id)
         cancelled = units.cancel_pending(ErrorCode.CANCELLED, "The run was cancelled.")
         transaction.on_commit(schedule.discard_finished_runs_tasks)
+    cancel_run_batches(run_id)  # the provider's batches it waits for, at the provider too
     keep_janitor_alive()  # for the other active runs
     return cancelled
 

@@ -33,7 +33,15 @@ def seconds_without_worker(
         return None
     last_seen = run.heartbeat_at or run.started_at or run.created_at
     waited = (now - last_seen).total_seconds()
-    return round(waited) if waited >= get_settings().STALL_SECONDS else None
+    if waited < get_settings().STALL_SECONDS or waits_for_provider(run):
+        return None
+    return round(waited)
+
+
+def waits_for_provider(run: Run) -> bool:
+    """Its pending units all wait for a provider's batch: no worker is needed meanwhile."""
+    units = run.units.all()
+    return units.filter(waiting_batch__isnull=False).exists() and not units.claimable().exists()
 
 
 def work_is_waiting(run: Run, now: datetime, counts: Mapping[str, int] | None) -> bool:

@@ -28,7 +28,6 @@ from ..engine.context import text_context
 from ..engine.needs_work import objects_needing_work
 from ..engine.plan import copied_value
 from ..engine.text_kinds import plain_text
-from ..glossary.outdated import outdated_warnings
 from ..glossary.staleness import pair_changes
 from ..localize.segments import extract, unstored_strings
 from ..localize.strings import translation_memory
@@ -39,18 +38,15 @@ from ..scope.enumeration import ScopedObject, iter_scope
 from ..scope.readiness import Untranslatable, count_unpublished, untranslatable_in_scope
 from ..scope.refusal_counts import count_refusals
 from ..translators.base import Spend, TextContext, Usage
-from ..translators.profiles import configured_profiles
-from ..translators.pseudo import PseudoTranslator
 from .preflight_profiles import (
     ProfileEstimate,
-    Routing,
+    describe_translators,
     profile_estimates,
     route_targets,
     total_spend,
 )
 from .spend import money, spend_dict
 from .start import refuse_incomplete_configuration, resolve_locale, resolve_targets
-from .summary import translator_name
 
 DEFAULT_SAMPLE_SIZE = 200
 
@@ -291,29 +287,6 @@ def canary_too_large(units_total: int, canary_size: int | None) -> str:
     )
 
 
-def describe_translators(
-    result: Preflight, routing: Routing, source: Locale, targets: list[Locale]
-) -> None:
-    """Name the translators the run would use, with their quota and glossary warnings."""
-    result.warnings += routing.errors
-    translators = list(routing.translators.values())
-    names = dict.fromkeys(translator_name(pin.class_path) for pin in routing.pins.values())
-    result.translator = ", ".join(names)
-    result.translator_name = ", ".join(str(t.display_name) for t in translators)
-    result.writes_fake_text = any(isinstance(t, PseudoTranslator) for t in translators)
-    labels = {p.name: p.label for p in configured_profiles().values()}
-    result.locale_profiles = {
-        t.language_code: labels.get(routing.pins[t.pk].profile, routing.pins[t.pk].profile)
-        for t in targets
-    }
-    check_unsupported(result)
-    for name, translator in routing.translators.items():
-        check_translator(result, translator)
-        served = [t.pk for t in targets if routing.pins[t.pk].profile == name]
-        if hasattr(translator, "glossaries"):
-            result.warnings += outdated_warnings(source.pk, served)
-
-
 def wanted_locales(obj: ScopedObject, targets: list[Locale]) -> set[int]:
     target_ids = {locale.pk for locale in targets}
     return target_ids if obj.target_locale_ids is None else target_ids & obj.target_locale_ids
@@ -379,25 +352,3 @@ def untranslated(texts: set[str], source: Locale, locale: Locale, tool: str = ""
 def billed_length(text: str) -> int:
     """Characters as DeepL bills them: the text, not the markup around it."""
     return len(plain_text(text))
-
-
-def check_unsupported(result: Preflight) -> None:
-    if result.unsupported_locales:
-        result.warnings.append(
-            "The translator cannot translate into: "
-            + ", ".join(result.unsupported_locales)
-            + " (left out of the figures above; a run into them is refused)."
-        )
-
-
-def check_translator(result: Preflight, translator: Any) -> None:
-    try:
-        result.usage = result.usage or translator.usage()
-    except Exception as err:  # the quota is information here: a failure is a warning
-        result.warnings.append(f"The translator's usage could not be read: {err}")
-    left = result.usage.remaining if result.usage else None
-    if left is not None and result.total_characters > left:
-        result.warnings.append(
-            f"About {result.total_characters} characters to translate, but only {left} "
-            "are left in the translator's quota: the run will pause when it runs out."
-        )

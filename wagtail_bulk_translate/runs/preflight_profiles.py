@@ -14,11 +14,14 @@ from wagtail.models import Locale
 from ..conf import get_settings
 from ..engine.signatures import locale_output
 from ..errors import RunConfigurationError
+from ..glossary.outdated import outdated_warnings
 from ..translators.base import BulkTranslator, Spend, TextContext
 from ..translators.pins import TranslatorPin, check_choice, choice_for, choose_pins
 from ..translators.profiles import configured_profiles
+from ..translators.pseudo import PseudoTranslator
 from .spend import money, spend_dict
 from .spend_estimate import estimate_spend
+from .summary import translator_name
 
 
 @dataclass
@@ -138,3 +141,48 @@ def total_spend(estimates: list[ProfileEstimate]) -> Spend | None:
     for spend in spends[1:]:
         total = total + spend
     return total
+
+
+def describe_translators(
+    result: Any, routing: Routing, source: Locale, targets: list[Locale]
+) -> None:
+    """Name the translators the run would use, with their quota and glossary warnings."""
+    result.warnings += routing.errors
+    translators = list(routing.translators.values())
+    names = dict.fromkeys(translator_name(pin.class_path) for pin in routing.pins.values())
+    result.translator = ", ".join(names)
+    result.translator_name = ", ".join(str(t.display_name) for t in translators)
+    result.writes_fake_text = any(isinstance(t, PseudoTranslator) for t in translators)
+    labels = {p.name: p.label for p in configured_profiles().values()}
+    result.locale_profiles = {
+        t.language_code: labels.get(routing.pins[t.pk].profile, routing.pins[t.pk].profile)
+        for t in targets
+    }
+    check_unsupported(result)
+    for name, translator in routing.translators.items():
+        check_translator(result, translator)
+        served = [t.pk for t in targets if routing.pins[t.pk].profile == name]
+        if hasattr(translator, "glossaries"):
+            result.warnings += outdated_warnings(source.pk, served)
+
+
+def check_unsupported(result: Any) -> None:
+    if result.unsupported_locales:
+        result.warnings.append(
+            "The translator cannot translate into: "
+            + ", ".join(result.unsupported_locales)
+            + " (left out of the figures above; a run into them is refused)."
+        )
+
+
+def check_translator(result: Any, translator: Any) -> None:
+    try:
+        result.usage = result.usage or translator.usage()
+    except Exception as err:  # the quota is information here: a failure is a warning
+        result.warnings.append(f"The translator's usage could not be read: {err}")
+    left = result.usage.remaining if result.usage else None
+    if left is not None and result.total_characters > left:
+        result.warnings.append(
+            f"About {result.total_characters} characters to translate, but only {left} "
+            "are left in the translator's quota: the run will pause when it runs out."
+        )

@@ -138,6 +138,14 @@ class BulkTranslator(BaseMachineTranslator, metaclass=ABCMeta):
     #: None when something else built it (wagtail-localize's own button).
     profile: str | None = None
 
+    # Whether runs send its requests as provider batches (a language model's Batch API:
+    # ``engine.provider_batches``); such a translator also has ``batch_lines()``,
+    # ``submit_batch()``, ``find_batch()``, ``batch_status()``, ``batch_answers()`` and
+    # ``cancel_batch()`` (see ``translators.llm.batch_api``).
+    @property
+    def submits_batches(self) -> bool:
+        return False
+
     #: Whether request_batches() and translate_texts() take ``context=`` ({text: TextContext}).
     reads_context: bool = False
 

@@ -19,8 +19,11 @@ from django.views import View
 from wagtail.admin.views import generic
 
 from ...api import ErrorCode, revert_summary, task_failure_note, worker_command
+from ...engine.batch_poll import waiting_summary
+from ...engine.ledger import billing
 from ...models import Run, RunStatus, Unit, UnitStatus
 from ...runs.controls import NOT_PERMITTED
+from ...runs.profile_spend import spend_by_profile
 from ...runs.spend import bills_by_token, spend_report
 from ...runs.summary import glossary_warnings
 from ..actions import ACTIONS, allowed_actions
@@ -159,6 +162,8 @@ class RunPageView(ManageRunsRequiredMixin, generic.InspectView):
                 ("by_model", _("Type"), breakdown_rows(report.by_model, report.model_names)),
             ],
             is_active=run.status in RunStatus.active,
+            provider_batches=waiting_summary(run.pk),
+            profile_spend=profile_spend(run),
             **review_count_context(run.pk),
         )
         if run.reverted_at:
@@ -211,3 +216,9 @@ def revert_refusals(run: Run) -> list[dict[str, str]]:
         }
         for u in units
     ]
+
+
+def profile_spend(run: Run) -> list[dict[str, Any]]:
+    """Per translator profile: what the run sent it and what it cost (a row per profile)."""
+    codes = dict(run.target_locales.values_list("pk", "language_code"))
+    return spend_by_profile(run, codes, billing(run), spend_report(run))

@@ -35,6 +35,12 @@ client). Options (``WAGTAIL_BULK_TRANSLATE["TRANSLATOR"]["OPTIONS"]``, or
 ``PRICES``
     ``{model: {"input": price, "output": price}}`` per million tokens, in the plugin's
     ``CURRENCY``; a model missing from it costs 0.
+``BATCH`` (False), ``BATCH_WINDOW`` ("24h"), ``BATCH_PRICE_FACTOR`` (0.5) and
+``BATCH_ENDPOINT`` ("/v1/chat/completions")
+    Send a run's requests through the provider's Batch API (OpenAI, Azure OpenAI): answered
+    within the window at that share of the price, the units waiting without a worker (see
+    :mod:`wagtail_bulk_translate.engine.provider_batches`). The editor's button and what a
+    batch left out use synchronous requests.
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ from ...errors import TranslatorConfigError, TranslatorError
 from ..base import BulkTranslator, ConfigurationProblem, Spend, TextContext, Translations
 from ..options import option_number as read_option_number
 from . import answers, packing, prompt
+from .batch_api import BatchAPI
 from .call import TranslateCall
 from .markup import protect
 
@@ -69,7 +76,7 @@ EXPANSION = 1.3
 WHO = "The language-model translator"
 
 
-class LLMTranslator(BulkTranslator):
+class LLMTranslator(BatchAPI, BulkTranslator):
     display_name = "Language model"
     reads_context = True
 
@@ -152,6 +159,8 @@ class LLMTranslator(BulkTranslator):
                 math.ceil(sent / CHARACTERS_PER_TOKEN) + 2 * TOKENS_PER_MESSAGE,
                 math.ceil(answer / CHARACTERS_PER_TOKEN),
             )
+        if self.submits_batches:
+            spend.cost *= self.batch_price_factor()
         return spend
 
     def output_signature(self, source_locale: Locale, target_locale: Locale) -> str:

@@ -38,6 +38,7 @@ from ..budgets import enforcement as budgets
 from ..errors import TranslatorError
 from ..models import BatchState, BudgetReservation, ProviderBatch, Run, Unit, UnitStatus
 from ..translators.base import BulkTranslator
+from . import claims, reservations
 from .context import text_contexts
 from .reservations import text_hash
 from .work import UnitWork
@@ -45,6 +46,8 @@ from .work import UnitWork
 logger = logging.getLogger(__name__)
 
 WINDOW = re.compile(r"^(\d+)\s*([hd])$")
+# A unit whose texts another claim is batching right now comes back after this long.
+WAIT_SECONDS = 2
 
 
 def batched_texts(run: Run, locale: Locale) -> dict[str, ProviderBatch]:
@@ -64,19 +67,32 @@ def park_for_batches(
     (their texts were in batches that are over and left them out)."""
     known = batched_texts(run, locale)
     fresh = [t for t in dict.fromkeys(texts) if t.strip() and text_hash(t) not in known]
+    elsewhere: set[str] = set()
     if fresh:
-        batch = submit(run, translator, locale, works, fresh)
+        # Reserved while the batch is written, as a request's texts are: two claims needing a
+        # text at once never both batch it (the other one finds it batched, or waits).
+        token = uuid.uuid4().hex
+        elsewhere = reservations.reserve(locale.pk, fresh, token)
+        try:
+            known = batched_texts(run, locale)
+            mine = [t for t in fresh if t not in elsewhere and text_hash(t) not in known]
+            batch = submit(run, translator, locale, works, mine) if mine else None
+        finally:
+            reservations.release(token)
         if batch is not None:
             known.update({digest: batch for digest in batch.text_hashes})
     waiting = {d: b for d, b in known.items() if b.state in BatchState.waiting()}
     going_on = []
     for work in works:
-        digests = [text_hash(s.data) for s in work.untranslated()]
-        batch = next((waiting[d] for d in digests if d in waiting), None)
-        if batch is None:
-            going_on.append(work)
-        else:
+        needed = [s.data for s in work.untranslated()]
+        batch = next((waiting[d] for d in map(text_hash, needed) if d in waiting), None)
+        if batch is not None:
             park(work, batch)
+        elif elsewhere.intersection(needed):
+            claims.release_unit(work.unit, str(work.unit.lease_token), WAIT_SECONDS)
+            work.done = True  # back shortly: another claim is batching its texts
+        else:
+            going_on.append(work)
     return going_on
 
 

@@ -10,6 +10,8 @@ CRASH_POINTS = (
     "slow_parent_write",
     "janitor_sweep",
     "poison",
+    "batch_submit",
+    "batch_ingest",
 )
 # How long "slow_parent_write" holds the write of an existing index page (between loading it and
 # saving it), so other workers add children under it meanwhile.
@@ -83,6 +85,30 @@ class CrashPointsConfig(AppConfig):
                 return original_poisoned_write(source, locale, **kwargs)
 
             write.write_target = poisoned_write_target
+        elif point == "batch_submit":
+            # The provider created the batch; the worker dies before its row says so.
+            from wagtail_bulk_translate.translators.llm import LLMTranslator
+
+            original_submit = LLMTranslator.submit_batch
+
+            def submit_batch(self, *args, **kwargs):
+                submitted = original_submit(self, *args, **kwargs)
+                crash_once(point)
+                return submitted
+
+            LLMTranslator.submit_batch = submit_batch
+        elif point == "batch_ingest":
+            # The answers are written to the ledger, inside the ingesting transaction.
+            from wagtail_bulk_translate.engine import batch_poll
+
+            original_wake = batch_poll.wake_units
+
+            def wake_units(batch):
+                woken = original_wake(batch)
+                crash_once(point)
+                return woken
+
+            batch_poll.wake_units = wake_units
         elif point == "janitor_sweep":
             original_acquire = janitor.acquire_janitor_lease
 

@@ -34,6 +34,7 @@ BENCHMARKS = [
     "token_spend",
     "sync",
     "full_requests",
+    "batch_price",
 ]
 # Benchmarks that create their own database (the others get a copy of the seeded template).
 OWN_DATABASE = {"scaling"}

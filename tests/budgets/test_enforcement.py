@@ -176,3 +176,24 @@ def test_a_text_longer_than_the_whole_cap_waits_for_the_cap_to_be_raised(budgets
         reserve(new_run(), [150])
     assert refused.value.resumes_at is None  # a new day would not let it through
     assert "the next text alone has 150 characters" in refused.value.message
+
+
+def test_a_profile_cap_counts_only_what_its_profile_was_sent(budgets):
+    budgets(profiles={"gpt": {"daily": {"characters": 100}}})
+    run = new_run()
+    locale = f.locales()["fr"]
+    for profile, characters in (("gpt", 80), ("deepl", 5_000)):
+        SentText.objects.create(
+            run=run, locale=locale, request=uuid.uuid4(), text_hash="h", profile=profile,
+            sent_characters=characters, outcome=SentOutcome.TRANSLATED,
+        )  # fmt: skip
+
+    assert enforcement.reserve(run, uuid.uuid4().hex, [10_000], lambda: None, "deepl") == 1
+    with pytest.raises(BudgetExceededError) as refused:
+        enforcement.reserve(run, uuid.uuid4().hex, [30], lambda: None, "gpt")
+    assert (
+        "the daily cap on the translator profile 'gpt' is reached (80 of 100"
+        in str(refused.value).lower()
+    )
+    assert enforcement.reserve(run, uuid.uuid4().hex, [20], lambda: None, "gpt") == 1
+    assert BudgetReservation.objects.filter(profile="gpt").count() == 1

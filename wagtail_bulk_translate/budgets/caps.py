@@ -1,9 +1,10 @@
 """The caps that hold a run: ``WAGTAIL_BULK_TRANSLATE['BUDGETS']``, overridden in the admin.
 
 Every cap configured applies: ``run`` to each run's own spending, ``daily`` and ``monthly`` to
-the spending of all runs together, and those under ``origins`` to the runs of one origin only
-(``origins.automatic.daily`` counts what automatic sync spent today). A run is held by the
-tightest of them. A cap has a limit in characters, in money (``CURRENCY``), or both.
+the spending of all runs together, those under ``origins`` to the runs of one origin only
+(``origins.automatic.daily`` counts what automatic sync spent today), and those under
+``profiles`` to what one translator profile was sent (``profiles.gpt.monthly``). A run is held
+by the tightest of them. A cap has a limit in characters, in money (``CURRENCY``), or both.
 
 A cap set in the admin (Bulk translation → Budgets, :class:`~..models.BudgetCap`) replaces the
 settings' cap of the same period and origin, so editors raise or lower a cap without a deploy;
@@ -24,7 +25,7 @@ ORIGIN_NAMES = {"admin": "runs started in the admin", "command": "command-line r
 SETTINGS = "settings"
 ADMIN = "admin"
 
-CapKey = tuple[str, str | None]  # period, origin (None: every run)
+CapKey = tuple[str, str | None, str | None]  # period, origin, profile (None: every one)
 
 
 @dataclass(frozen=True)
@@ -34,10 +35,14 @@ class Cap:
     characters: int | None = None
     cost: Decimal | None = None
     set_in: str = SETTINGS  # SETTINGS or ADMIN
+    profile: str | None = None  # counts only what this translator profile was sent
 
     @property
     def key(self) -> str:
-        """Where it is configured: ``daily`` or ``origins.automatic.daily``."""
+        """Where it is configured: ``daily``, ``origins.automatic.daily``,
+        ``profiles.gpt.daily``."""
+        if self.profile:
+            return f"profiles.{self.profile}.{self.period}"
         return f"origins.{self.origin}.{self.period}" if self.origin else self.period
 
     @property
@@ -47,15 +52,22 @@ class Cap:
     def describe(self) -> str:
         """ "the daily cap on automatic runs", "the run cap"."""
         name = {RUN: "per-run", DAILY: "daily", MONTHLY: "monthly"}[self.period]
+        if self.profile:
+            return f"the {name} cap on the translator profile {self.profile!r}"
         if self.origin is None:
             return f"the {name} cap" + ("" if self.period == RUN else " (all runs)")
         runs = ORIGIN_NAMES.get(self.origin, f"{self.origin} runs")
         return f"the {name} cap on {runs}"
 
 
-def caps_for(origin: str) -> list[Cap]:
-    """Every cap that applies to a run of ``origin`` (none: the run is never held)."""
-    return [cap for cap in configured_caps() if cap.origin in (None, origin)]
+def caps_for(origin: str, profiles: list[str] | tuple[str, ...] = ()) -> list[Cap]:
+    """Every cap that applies to a run of ``origin`` sending to ``profiles`` (none: the run is
+    never held)."""
+    return [
+        cap
+        for cap in configured_caps()
+        if cap.origin in (None, origin) and cap.profile in (None, *profiles)
+    ]
 
 
 def configured_caps(with_lifted: bool = False) -> list[Cap]:
@@ -64,24 +76,31 @@ def configured_caps(with_lifted: bool = False) -> list[Cap]:
     caps = {**settings_caps(), **admin_caps()}
     kept = [cap for cap in caps.values() if with_lifted or cap.limited]
     return sorted(
-        kept, key=lambda c: (c.origin is not None, c.origin or "", PERIODS.index(c.period))
+        kept,
+        key=lambda c: (
+            c.profile is not None,
+            c.origin is not None,
+            c.profile or c.origin or "",
+            PERIODS.index(c.period),
+        ),
     )
 
 
 def settings_caps() -> dict[CapKey, Cap]:
     budgets = get_settings().BUDGETS or {}
-    sections: list[tuple[str | None, dict[str, Any]]] = [(None, budgets)]
-    sections += [(origin, caps or {}) for origin, caps in (budgets.get("origins") or {}).items()]
+    sections: list[tuple[str | None, str | None, dict[str, Any]]] = [(None, None, budgets)]
+    sections += [(o, None, caps or {}) for o, caps in (budgets.get("origins") or {}).items()]
+    sections += [(None, p, caps or {}) for p, caps in (budgets.get("profiles") or {}).items()]
     return {
-        (period, origin): cap
-        for origin, section in sections
+        (period, origin, profile): cap
+        for origin, profile, section in sections
         for period in PERIODS
-        if (cap := read_cap(section, period, origin))
+        if (cap := read_cap(section, period, origin, profile))
     }
 
 
 def admin_caps() -> dict[CapKey, Cap]:
-    return {(cap.period, cap.origin): cap for cap in map(cap_of, BudgetCap.objects.all())}
+    return {(c.period, c.origin, None): c for c in map(cap_of, BudgetCap.objects.all())}
 
 
 def cap_of(row: BudgetCap) -> Cap:
@@ -89,7 +108,9 @@ def cap_of(row: BudgetCap) -> Cap:
     return Cap(row.period, row.origin or None, row.characters, row.cost, set_in=ADMIN)
 
 
-def read_cap(caps: dict[str, Any], period: str, origin: str | None) -> Cap | None:
+def read_cap(
+    caps: dict[str, Any], period: str, origin: str | None, profile: str | None = None
+) -> Cap | None:
     limits = caps.get(period) or {}
     characters, cost = limits.get("characters"), limits.get("cost")
     if characters is None and cost is None:
@@ -99,6 +120,7 @@ def read_cap(caps: dict[str, Any], period: str, origin: str | None) -> Cap | Non
         origin,
         characters=None if characters is None else int(characters),
         cost=None if cost is None else Decimal(str(cost)),
+        profile=profile,
     )
 
 

@@ -25,6 +25,7 @@ from django.utils import timezone
 from ..conf import get_settings
 from ..errors import BudgetExceededError
 from ..models import BudgetReservation, Run
+from ..translators.pins import profiles_of_run
 from .caps import Cap, any_cost_cap, caps_for
 from .periods import SPENT_WHEN, period_end
 from .spending import Spent, spent_against
@@ -34,12 +35,16 @@ ADVISORY_LOCK_KEY = 0x77627462  # "wbtb"
 
 
 def reserve(
-    run: Run, token: str, sizes: list[int], estimate_cost: Callable[[], Decimal | None]
+    run: Run,
+    token: str,
+    sizes: list[int],
+    estimate_cost: Callable[[], Decimal | None],
+    profile: str = "",
 ) -> int:
     """Reserve the spend of a request of texts of ``sizes`` characters; returns how many of its
     first texts fit every cap (all of them when no cap applies). ``estimate_cost`` is asked only
     when a cost cap applies. Raises BudgetExceededError when not even the first one fits."""
-    caps = caps_for(run.origin)
+    caps = caps_for(run.origin, [profile] if profile else [])
     if not caps or not sizes:
         return len(sizes)
     cost = (estimate_cost() or Decimal(0)) if any_cost_cap(caps) else Decimal(0)
@@ -49,6 +54,7 @@ def reserve(
         own = BudgetReservation.objects.create(
             token=uuid.UUID(token),
             run=run,
+            profile=profile,
             characters=sum(sizes),
             cost=cost,
             expires_at=now + timedelta(seconds=get_settings().LEASE_SECONDS),
@@ -164,7 +170,7 @@ def has_room(run: Run) -> bool:
     characters = int(needed.get("characters") or 1)
     cost = Decimal(str(needed.get("cost") or 0))
     now = timezone.now()
-    for cap in caps_for(run.origin):
+    for cap in caps_for(run.origin, profiles_of_run(run)):
         spent = spent_against(cap, run, now)
         if cap.characters is not None and spent.characters + characters > cap.characters:
             return False

@@ -13,6 +13,7 @@ from django.utils import timezone
 from ..conf import get_settings
 from ..errors import ErrorCode
 from ..models import Run, RunStatus
+from ..translators.pins import profiles_of_run
 from .caps import Cap, caps_for, configured_caps
 from .periods import SPENT_WHEN, period_end
 from .spending import Spent, spent_against
@@ -104,7 +105,7 @@ def estimate_warnings(left: list[BudgetLeft], characters: int, cost: Decimal | N
 def budget_report(run: Run) -> dict[str, Any] | None:
     """The run's budgets for its status (None: no cap holds it): what is left of each, and
     when it goes on by itself if a cap paused it."""
-    left = budgets_left(run.origin, run)
+    left = left_of(caps_for(run.origin, profiles_of_run(run)), run)
     if not left:
         return None
     paused = run.status == RunStatus.PAUSED and run.error_code == ErrorCode.BUDGET_EXCEEDED

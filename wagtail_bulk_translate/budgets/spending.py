@@ -51,14 +51,20 @@ def counted(rows: QuerySet, cap: Cap, run: Run | None, now: datetime) -> QuerySe
     """The ledger rows a cap counts: the run's own, or its period's (of one origin, or all)."""
     start = period_start(cap.period, now)
     if start is None:
+        if cap.profile and run:
+            return rows.filter(run_id=run.pk, profile=cap.profile)
         return rows.filter(run_id=run.pk) if run else rows.none()
     rows = rows.filter(created_at__gte=start)
+    if cap.profile:
+        rows = rows.filter(profile=cap.profile)
     return rows.filter(run__origin=cap.origin) if cap.origin else rows
 
 
 def held(cap: Cap, run: Run | None, now: datetime) -> QuerySet:
     """Live reservations (requests going out now: all within the current period)."""
     live = BudgetReservation.objects.filter(expires_at__gte=now)
+    if cap.profile:
+        live = live.filter(profile=cap.profile)
     if period_start(cap.period, now) is None:
         return live.filter(run_id=run.pk) if run else live.none()
     return live.filter(run__origin=cap.origin) if cap.origin else live

@@ -85,6 +85,7 @@ BUDGETS_RULE = Keys(
         "origins": DictOf(
             Text(choices=RUN_ORIGINS), CAPS_RULE, shape='{"admin"|"command"|"automatic": caps}'
         ),
+        "profiles": DictOf(Text(), CAPS_RULE, shape='{"translator profile": caps}'),
     }
 )
 # No cap on runs an editor starts; automatic sync spends at most this a day unless configured.
@@ -247,7 +248,8 @@ class BulkTranslateSettings:
             "calendar day and month in `TIME_ZONE`), each a dict of `characters` (sent, as the "
             "preflight counts them) and `cost` (in `CURRENCY`, for translators that report "
             "money); `origins` adds caps counting only the runs of one origin (`admin`, "
-            "`command`, `automatic`). A run reaching any cap pauses with `budget_exceeded`. "
+            "`command`, `automatic`), `profiles` caps counting only what one translator "
+            "profile was sent. A run reaching any cap pauses with `budget_exceeded`. "
             "Setting it replaces the default (see docs/concepts/budgets.md).",
         ),
     )

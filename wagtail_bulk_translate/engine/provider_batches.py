@@ -199,7 +199,8 @@ def within_budget(
         spend = translator.estimate_spend(run.source_locale, locale, texts, context)
         return None if spend is None else Decimal(str(spend.cost))
 
-    allowed = budgets.reserve(run, str(token), [sent_length(t) for t in texts], cost)
+    sizes = [sent_length(t) for t in texts]
+    allowed = budgets.reserve(run, str(token), sizes, cost, translator.profile or "")
     BudgetReservation.objects.filter(token=token).update(
         expires_at=timezone.now() + window_of(translator)
     )

@@ -221,7 +221,11 @@ def within_budget(
     """
     sizes = [ledger.sent_length(text) for text in batch]
     allowed = budgets.reserve(
-        run, token, sizes, lambda: estimated_cost(translator, run, locale, batch, works)
+        run,
+        token,
+        sizes,
+        lambda: estimated_cost(translator, run, locale, batch, works),
+        translator.profile or "",
     )
     return batch[:allowed], batch[allowed:]
 

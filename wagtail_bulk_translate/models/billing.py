@@ -102,6 +102,7 @@ class BudgetReservation(models.Model):
     run = models.ForeignKey(
         "wagtail_bulk_translate.Run", on_delete=models.CASCADE, related_name="+"
     )
+    profile = models.CharField(max_length=40, blank=True, default="")
     characters = models.PositiveIntegerField(default=0)
     # The translator's own estimate, for translators that report money (0 for the others).
     cost = models.DecimalField(max_digits=14, decimal_places=6, default=0)

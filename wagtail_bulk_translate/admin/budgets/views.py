@@ -63,12 +63,25 @@ class BudgetIndexView(ManageRunsRequiredMixin, generic.IndexView):
         context["caps_in_force"] = self.caps_in_force()
         return context
 
+    def settings_only_row(self, budget: Any) -> dict[str, Any]:
+        cap = budget.cap
+        return {
+            "cap": cap.describe().capitalize(),
+            "left": _("per run, on its own spending") if cap.period == RUN else budget.left_text(),
+            "resets_at": budget.resets_at,
+            "set_in": _("Settings"),
+            "change_url": "",
+        }
+
     def caps_in_force(self) -> list[dict[str, Any]]:
         """Each cap in force, what is left of it, where it is set and where to change it."""
         set_here = {(row.period, row.origin or None): row.pk for row in BudgetCap.objects.all()}
         rows = []
         for budget in every_budget_left():
             cap = budget.cap
+            if cap.profile:  # set in the settings only (BUDGETS["profiles"])
+                rows.append(self.settings_only_row(budget))
+                continue
             pk = set_here.get((cap.period, cap.origin))
             rows.append(
                 {

@@ -28,12 +28,7 @@ from ..api import (
 )
 from ..models import ContentSource, Mode, PublishPolicy
 from ..scope.definition import model_label
-from .translator_choice import (
-    RUN_FIELD,
-    add_translator_fields,
-    locale_translator_fields,
-    translator_choice,
-)
+from .translator_choice import TranslatorChoiceMixin, add_translator_fields, translator_choice
 
 ALL_LOCALES = "all"
 DEFAULT_CANARY_SIZE = 20
@@ -74,7 +69,7 @@ def locale_choices() -> list[tuple[str, str]]:
     return [(locale.language_code, locale.get_display_name()) for locale in Locale.objects.all()]
 
 
-class RunOptionsForm(forms.Form):
+class RunOptionsForm(TranslatorChoiceMixin, forms.Form):
     """Target locales, mode (with the overwrite confirmation), publish policy, content source,
     canary, and the cost confirmation the preflight step may ask for.
 
@@ -156,13 +151,6 @@ class RunOptionsForm(forms.Form):
             *locale_choices(),
         ]
         add_translator_fields(self)
-
-    @property
-    def offers_translator_choice(self) -> bool:
-        return RUN_FIELD in self.fields
-
-    def locale_translator_fields(self) -> list[forms.BoundField]:
-        return locale_translator_fields(self)
 
     def get_source_locale(self) -> Locale | None:
         """The run's source locale once cleaned (a field of a subclass, or fixed at init)."""

@@ -65,3 +65,14 @@ def translator_choice(cleaned_data: dict[str, Any]) -> dict[str, str]:
         if name.startswith(LOCALE_FIELD_PREFIX) and value and code in targets:
             choice[code] = value
     return choice
+
+
+class TranslatorChoiceMixin(forms.Form):
+    """The run form's translator fields (added in ``__init__`` by :func:`add_translator_fields`)."""
+
+    @property
+    def offers_translator_choice(self) -> bool:
+        return RUN_FIELD in self.fields
+
+    def locale_translator_fields(self) -> list[forms.BoundField]:
+        return locale_translator_fields(self)

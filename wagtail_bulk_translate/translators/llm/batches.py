@@ -11,16 +11,21 @@ would be. The tokens are priced at the batch price (``BATCH_PRICE_FACTOR`` of th
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..base import Spend, TextContext, Translations
 from . import answers
-from .call import TranslateCall
+from .call import CallTranslator, TranslateCall
 from .markup import protect
 
 if TYPE_CHECKING:
     from .http import Answer
-    from .translator import LLMTranslator
+
+
+class BatchTranslator(CallTranslator, Protocol):
+    """What batch lines need of their translator (``LLMTranslator`` is one)."""
+
+    def request_params(self, messages: list[dict[str, str]]) -> dict[str, Any]: ...
 
 
 def batchable(texts: list[str]) -> list[str]:
@@ -29,7 +34,7 @@ def batchable(texts: list[str]) -> list[str]:
 
 
 def prepared_call(
-    translator: LLMTranslator,
+    translator: BatchTranslator,
     source_code: str,
     target_code: str,
     texts: list[str],
@@ -43,7 +48,7 @@ def prepared_call(
 
 
 def batch_lines(
-    translator: LLMTranslator,
+    translator: BatchTranslator,
     source_code: str,
     target_code: str,
     texts: list[str],
@@ -67,7 +72,7 @@ def batch_lines(
 
 
 def read_answers(
-    translator: LLMTranslator,
+    translator: BatchTranslator,
     source_code: str,
     target_code: str,
     lines: list[dict[str, Any]],

@@ -4,6 +4,7 @@ for the whole run or per locale; without any, the routing decides and no field s
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from tests.admin.test_new_run import form_data, hidden_inputs, url
 from tests.translator_doubles import RECORDING_TRANSLATOR
@@ -90,3 +91,14 @@ def test_a_profile_outside_the_editors_choices_is_a_field_error(
 
     assert "translator" in response.context["form"].errors
     assert not Run.objects.exists()
+
+
+def test_the_runs_listing_names_each_profile_with_its_locales(
+    admin_client, site_tree, two_profiles, task_queue
+):
+    two_profiles(EDITOR_TRANSLATORS=["fast", "careful"])
+    start_through_the_form(admin_client, site_tree, translator="careful", translator__de="fast")
+
+    html = admin_client.get(reverse("wagtail_bulk_translate:index")).content.decode()
+
+    assert "Careful engine: fr · Fast engine: de" in html

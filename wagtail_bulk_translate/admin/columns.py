@@ -13,6 +13,7 @@ from wagtail.admin.ui.tables import Column, StatusTagColumn, Table, UserColumn
 
 from ..models import Run, RunStatus
 from ..runs.spend import annotated_spend_text
+from ..translators.profiles import DEFAULT_PROFILE, configured_profiles
 from .progress import Progress
 
 if TYPE_CHECKING:
@@ -42,6 +43,25 @@ def spend_summary(run: AnnotatedRun) -> str:
             "n": f"{run.n_characters:,}"
         }
     return "—"
+
+
+def translators_summary(run: Run) -> str:
+    """The run's translator profiles with their locales ("DeepL Pro: de, fr · GPT: sw"), read
+    from the run's pins (no query); a run of one profile shows its name alone."""
+    labels = {name: profile.label for name, profile in configured_profiles().items()}
+    codes = {str(locale.pk): locale.language_code for locale in run.target_locales.all()}
+    by_profile: dict[str, list[str]] = {}
+    for locale_id, pin in (run.locale_translators or {}).items():
+        by_profile.setdefault(pin.get("profile", ""), []).append(codes.get(locale_id, "?"))
+    if len(by_profile) < 2:
+        name = next(iter(by_profile), DEFAULT_PROFILE)
+        if name == DEFAULT_PROFILE:  # the single TRANSLATOR: named by its class
+            return run.translator_class.rsplit(".", 1)[-1]
+        return labels.get(name, name)
+    return " · ".join(
+        f"{labels.get(name, name)}: {', '.join(sorted(locales))}"
+        for name, locales in by_profile.items()
+    )
 
 
 class RunStatusColumn(StatusTagColumn):

@@ -21,6 +21,7 @@ from ..columns import (
     run_title,
     scope_summary,
     spend_summary,
+    translators_summary,
 )
 from ..filters import RunFilterSet
 from ..permissions import run_permission_policy
@@ -55,6 +56,7 @@ class RunIndexView(ManageRunsRequiredMixin, generic.IndexView):
             UnitCountsColumn(),
             ReviewCountColumn(),
             Column("spend", label=_("Spend"), accessor=spend_summary),
+            Column("translators", label=_("Translator"), accessor=translators_summary),
             Column("get_mode_display", label=_("Mode")),
             Column("canary", label=_("Canary"), accessor=canary_label),
             Column("scope", label=_("Scope"), accessor=scope_summary),

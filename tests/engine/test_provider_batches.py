@@ -114,6 +114,11 @@ def test_the_preflight_shows_the_batch_price(batching, conf, fake_openai, site):
 
     assert batched.prompt_tokens == synchronous.prompt_tokens
     assert batched.cost == pytest.approx(synchronous.cost * 0.5)
+    warnings = preflight(site.scope, "en", ["fr"]).warnings
+    assert not any("Batch API" in w for w in warnings)  # the synchronous profile
+    conf(TRANSLATOR={"CLASS": LLM_CLASS, "OPTIONS": llm_options(fake_openai, BATCH=True)})
+    warnings = preflight(site.scope, "en", ["fr"]).warnings
+    assert any("Batch API" in w and "within 24h" in w for w in warnings)
 
 
 def test_what_an_expired_batch_left_out_goes_through_the_synchronous_path(

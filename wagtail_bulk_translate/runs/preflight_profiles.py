@@ -161,6 +161,12 @@ def describe_translators(
     check_unsupported(result)
     for name, translator in routing.translators.items():
         check_translator(result, translator)
+        if translator.submits_batches:
+            result.warnings.append(
+                f"{labels.get(name, name)} sends its requests through the provider's Batch API: "
+                f"the estimate is at the batch price, and the answers come within "
+                f"{translator.batch_window} (no worker is busy meanwhile)."
+            )
         served = [t.pk for t in targets if routing.pins[t.pk].profile == name]
         if hasattr(translator, "glossaries"):
             result.warnings += outdated_warnings(source.pk, served)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.urls import reverse
 from wagtail_localize.models import StringTranslation
 
 from tests.lookups import translated
@@ -267,3 +268,14 @@ def test_a_malformed_translator_flag_is_refused(profiles, site, value):
             value,
         )
     assert not Run.objects.exists()
+
+
+def test_the_dashboard_shows_what_each_profile_cost(profiles, translate, admin_client):
+    translate()
+
+    html = admin_client.get(reverse("wagtailadmin_home")).content.decode()
+
+    spend = html[html.index("data-bt-dashboard-profile-spend") :]
+    spend = spend[: spend.index("</div>")]
+    assert "DeepL Pro:" in spend and "characters" in spend
+    assert "GPT:" in spend and "EUR" in spend

@@ -7,11 +7,14 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
+from django.utils.translation import ngettext
 from wagtail.admin.ui.components import Component
 
 from ..api import worker_command
+from ..engine.ledger import billing
 from ..models import Run, RunStatus
-from ..runs.spend import annotate_spend, annotated_spend_text
+from ..runs.profile_spend import spend_by_profile
+from ..runs.spend import annotate_spend, annotated_spend_text, spend_report
 from .columns import live_status_attrs, run_title
 from .permissions import can_manage_runs
 from .progress import Progress, annotate_progress, has_no_worker
@@ -36,6 +39,7 @@ class RunsPanel(Component):
         for run in [*active, last]:
             if run is not None:
                 run.spend_text = annotated_spend_text(run)  # type: ignore[attr-defined]
+                run.profile_spend_text = profile_spend_text(run)  # type: ignore[attr-defined]
         return {
             "active": [active_row(run) for run in active],
             "last": (last, Progress.from_annotated(last)) if last else None,
@@ -69,3 +73,21 @@ def construct_homepage_panels(request: HttpRequest, panels: list[Component]) -> 
     """The ``construct_homepage_panels`` hook: only for users who manage runs."""
     if can_manage_runs(request.user):
         panels.append(RunsPanel())
+
+
+def profile_spend_text(run: Run) -> str:
+    """What each translator profile of a run of several cost ("DeepL Pro: 1,234 characters ·
+    GPT: 0.0420 EUR"); "" for a run of one profile (no query then)."""
+    profiles = {pin.get("profile") for pin in (run.locale_translators or {}).values()}
+    if len(profiles) < 2:
+        return ""
+    codes = dict(run.target_locales.values_list("pk", "language_code"))
+    parts = []
+    for row in spend_by_profile(run, codes, billing(run), spend_report(run)):
+        if row["spend"]:
+            spent = f"{row['spend']['cost']} {row['spend']['currency']}"
+        else:
+            n = row["characters_sent"]
+            spent = ngettext("%(n)s character", "%(n)s characters", n) % {"n": f"{n:,}"}
+        parts.append(f"{row['label']}: {spent}")
+    return " · ".join(parts)

@@ -49,7 +49,7 @@ def test_bench_writes_one_object_per_figure_of_every_benchmark(tmp_path: Path) -
             result["ours"] / result["baseline"]
         )
     numbers = {result["name"].split()[0] for result in results}
-    assert numbers == {"1", "2", "3", "4", "6", "7", "8", "9", "10", "11"}
+    assert numbers == {"1", "2", "3", "4", "6", "7", "8", "9", "10", "11", "12"}
     assert "| benchmark | metric | ours | baseline | ratio |" in completed.stdout
 
 
